@@ -1,0 +1,74 @@
+// Element-size changes and common vectors.
+#pragma once
+
+#include "complement.hpp"
+#include "composition.hpp"
+
+namespace cotile {
+
+// upcast<N>(L): view L in units N times larger. Per leaf (s, d):
+//   d a static _0:  unchanged
+//   d static:       (ceil_div(s, ceil_div(N, |d|)), signum(d) * ceil_div(|d|, N))
+//                   Requires d % N == 0 or N % d == 0
+//   d dynamic:      (s, d / N)            (truncating, as CuTe: dynamic strides are assumed divisible)
+COTILE_HD constexpr Layout upcast(const Layout& l, int64_t n) {
+  if (n <= 0) fail("upcast", "N must be positive", nullptr, arg("N", n));
+  const Int N = S(n);
+  Layout r = l;
+  for (int k = 0; k < l.shape.num_leaves(); ++k) {
+    const Int s = l.shape.leaf_at(k), d = l.stride.leaf_at(k);
+    if (is_constant(d, 0)) continue;
+    if (d.is_static && d.value % n != 0 && n % d.value != 0)
+      fail("upcast", "divisibility violated: each static stride must divide N or be a multiple of it", nullptr,
+           arg("layout", l), arg("N", n));
+    if (d.is_static) {
+      r.shape.leaf_at(k) = ceil_div(s, ceil_div(N, abs(d)));
+      r.stride.leaf_at(k) = signum(d) * ceil_div(abs(d), N);
+    } else {
+      r.stride.leaf_at(k) = d / N;
+    }
+  }
+  return r;
+}
+
+// downcast<N>(L): view L in units N times smaller. Per leaf: stride static +-1: (s * N, d);
+// otherwise (s, d * N). Requires: some stride is a static _1 (adjacent elements exist).
+COTILE_HD constexpr Layout downcast(const Layout& l, int64_t n) {
+  if (n <= 0) fail("downcast", "N must be positive", nullptr, arg("N", n));
+  bool has1 = false;
+  for (int k = 0; k < l.stride.num_leaves(); ++k) has1 = has1 || is_constant(l.stride.leaf_at(k), 1);
+  if (!has1)
+    fail("downcast", "requires a static _1 stride (adjacent elements)", "give the contiguous mode the static stride _1",
+         arg("layout", l));
+  const Int N = S(n);
+  Layout r = l;
+  for (int k = 0; k < l.shape.num_leaves(); ++k) {
+    const Int s = l.shape.leaf_at(k), d = l.stride.leaf_at(k);
+    if (is_constant(d, 1) || is_constant(d, -1))
+      r.shape.leaf_at(k) = s * N;
+    else
+      r.stride.leaf_at(k) = d * N;
+  }
+  return r;
+}
+
+// max_common_vector(A, B): with C = coalesce(A o right_inverse(B)), the number of contiguous
+// elements A and B agree on: shape<0>(C) if mode 0 of C has a static shape and static stride _1,
+// else _1.
+COTILE_HD constexpr Int max_common_vector(const Layout& a, const Layout& b) {
+  const Layout c = coalesce(composition(a, right_inverse(b)));
+  const Int s0 = c.shape.get(0).value(), d0 = c.stride.get(0).value();
+  return (s0.is_static && is_constant(d0, 1)) ? s0 : S(1);
+}
+
+// max_common_layout(A, B): right_inverse(B) o layout<0>(C) under the same condition, else _1:_0.
+// Ensures: A(R(i)) == i and B(R(i)) == i for i < size(R).
+COTILE_HD constexpr Layout max_common_layout(const Layout& a, const Layout& b) {
+  const Layout inv_b = right_inverse(b);
+  const Layout c = coalesce(composition(a, inv_b));
+  const Int s0 = c.shape.get(0).value(), d0 = c.stride.get(0).value();
+  if (s0.is_static && is_constant(d0, 1)) return composition(inv_b, c.get(0));
+  return Layout{};
+}
+
+}  // namespace cotile

@@ -1,0 +1,109 @@
+// Functional composition of layouts: R = A o B with R(c) = A(B(c)).
+#pragma once
+
+#include "../tile.hpp"
+
+namespace cotile {
+
+namespace detail {
+
+// composition_impl(lhs, rhs) for a flat (coalesced) lhs and a rhs layout.
+//   rhs a tuple:           distribute over the rhs modes (right-distributivity)
+//   rhs stride static _0:  rhs itself
+//   lhs an integer mode:   rhs_shape : rhs_stride * lhs_stride
+//   otherwise (lhs flat tuple, rhs integral): walk the lhs modes 0..R-2 keeping the remaining
+//   rhs shape and stride. Mode i (shape s_i, stride d_i) first absorbs the stride
+//       next_shape  = ceil_div(s_i, |rest_stride|)
+//       next_stride = ceil_div(|rest_stride|, s_i) * signum(rest_stride)
+//   then, unless next_shape or rest_shape is a static _1, contributes the mode
+//       min(next_shape, rest_shape) : rest_stride * d_i,   rest_shape /= that shape.
+//   What is left of the rhs lands in the last lhs mode: rest_shape : rest_stride * d_(R-1).
+// Requires (checked where values are static, as CuTe does; also on run-time values here):
+//   rest_stride % s_i == 0 or rest_stride < s_i    (stride divisibility)
+//   rest_shape % new_shape == 0                    (shape divisibility)
+COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs, const Layout& orig_lhs) {
+  if (rhs.shape.is_tuple()) {
+    LayoutList r;
+    for (int i = 0; i < rhs.rank(); ++i) r.push_back(composition_impl(lhs, rhs.get(i), orig_lhs));
+    return r.layout();
+  }
+  const Int rs = rhs.shape.value(), rd = rhs.stride.value();
+  if (is_constant(rd, 0)) return rhs;
+  if (lhs.shape.is_leaf()) return Layout{I(rs), I(rd * lhs.stride.value())};
+
+  const int r = lhs.rank();
+  IntTuple result_shape = IntTuple::tuple(), result_stride = IntTuple::tuple();
+  Int rest_shape = rs, rest_stride = rd;
+  for (int i = 0; i < r - 1; ++i) {
+    const Int curr_shape = lhs.shape.get(i).value(), curr_stride = lhs.stride.get(i).value();
+    const Int abs_rest = abs(rest_stride);
+    if (curr_shape.value <= 0)
+      fail("composition", "the lhs has a mode of size <= 0", "shapes must be positive", arg("lhs", orig_lhs),
+           arg("lhs mode", Layout{I(curr_shape), I(curr_stride)}));
+    if (abs_rest.value == 0)
+      fail("composition", "the rhs stride is a run-time 0, which no lhs mode can divide",
+           "use a static _0 stride for broadcast modes", arg("lhs", orig_lhs), arg("rhs", rhs));
+    if (!(rest_stride.value % curr_shape.value == 0 || rest_stride.value < curr_shape.value))
+      fail("composition",
+           "stride divisibility violated: the rhs stride must be a multiple of the lhs mode size or smaller than it",
+           "make the rhs stride step over whole lhs modes, or reshape the lhs so a mode boundary falls on it",
+           arg("lhs", orig_lhs), arg("rhs", rhs), arg("lhs mode", Layout{I(curr_shape), I(curr_stride)}),
+           arg("rhs stride at this mode", rest_stride));
+    const Int next_shape = ceil_div(curr_shape, abs_rest);
+    const Int next_stride = ceil_div(abs_rest, curr_shape) * signum(rest_stride);
+    if (is_constant(next_shape, 1) || is_constant(rest_shape, 1)) {
+      rest_stride = next_stride;
+      continue;
+    }
+    const Int new_shape = min(next_shape, rest_shape);
+    if (new_shape.value <= 0)
+      fail("composition", "the rhs has a mode of size <= 0", "shapes must be positive", arg("lhs", orig_lhs), arg("rhs", rhs));
+    if (rest_shape.value % new_shape.value != 0)
+      fail("composition", "shape divisibility violated: the rhs shape must be divisible by the lhs mode it lands in",
+           "choose an rhs shape that splits evenly across the lhs modes", arg("lhs", orig_lhs), arg("rhs", rhs),
+           arg("lhs mode", Layout{I(curr_shape), I(curr_stride)}), arg("remaining rhs shape", rest_shape));
+    result_shape.push_back(I(new_shape));
+    result_stride.push_back(I(rest_stride * curr_stride));
+    rest_shape = rest_shape / new_shape;
+    rest_stride = next_stride;
+  }
+  const Int last_stride = lhs.stride.get(r - 1).value();
+  if (result_shape.rank() == 0) return Layout{I(rest_shape), I(rest_stride * last_stride)};
+  if (is_constant(rest_shape, 1)) return Layout{unwrap(result_shape), unwrap(result_stride)};
+  result_shape.push_back(I(rest_shape));
+  result_stride.push_back(I(rest_stride * last_stride));
+  return Layout{result_shape, result_stride};
+}
+
+}  // namespace detail
+
+// composition(A, B): R(c) = A(B(c)) for every c in the domain of B; shape(R) is compatible with
+// shape(B). A is first coalesced (keeping its function beyond its domain).
+// Requires: the divisibility conditions of composition_impl.
+COTILE_HD constexpr Layout composition(const Layout& a, const Layout& b) {
+  return detail::composition_impl(coalesce_x(a), b, a);
+}
+
+// composition(A, n) for an integer n: the first n elements of A, i.e. A o (n:_1).
+COTILE_HD constexpr Layout composition(const Layout& a, const Int& n) {
+  return detail::composition_impl(coalesce_x(a), Layout{I(n), I(S(1))}, a);
+}
+
+// composition(A, T) for a tile: mode k of A composed with T_k ('_' keeps it); the modes of A
+// beyond rank(T) are dropped. Requires rank(T) <= rank(A).
+COTILE_HD constexpr Layout composition(const Layout& a, const Tile& t) {
+  if (t.is_leaf()) {
+    const TileLeaf& x = t.value();
+    if (x.kind == TileLeaf::kUnderscore) return a;
+    if (x.kind == TileLeaf::kInt) return composition(a, x.integer());
+    return composition(a, x.layout);
+  }
+  if (t.rank() > a.rank())
+    fail("composition", "the tile has more modes than the layout", "drop tile modes or use a layout tiler",
+         arg("layout", a), arg("tile", t));
+  LayoutList r;
+  for (int i = 0; i < t.rank(); ++i) r.push_back(composition(a.get(i), t.get(i)));
+  return r.layout();
+}
+
+}  // namespace cotile

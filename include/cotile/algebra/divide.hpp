@@ -1,0 +1,85 @@
+// Divides: split a layout into (tile, rest) by a tiler.
+#pragma once
+
+#include "complement.hpp"
+#include "composition.hpp"
+
+namespace cotile {
+
+// zip2_by(L, T): gather the rank-2 (tile, rest) modes found at the terminals of the tiler T into
+// ((tile_0, tile_1, ...), (rest_0, rest_1, ..., modes of L beyond rank(T))).
+COTILE_HD constexpr Layout zip2_by(const Layout& l, const Tile& guide) {
+  if (guide.is_leaf()) {
+    if (l.shape.is_leaf() || l.rank() != 2)
+      fail("zipped_divide", "a tiled mode must have rank 2 (tile, rest)", nullptr, arg("mode", l));
+    return l;
+  }
+  if (guide.rank() > l.rank())
+    fail("zipped_divide", "the tile has more modes than the layout", nullptr, arg("layout", l), arg("tile", guide));
+  LayoutList tiles, rests;
+  for (int i = 0; i < guide.rank(); ++i) {
+    const Layout split = zip2_by(l.get(i), guide.get(i));
+    tiles.push_back(split.get(0));
+    rests.push_back(split.get(1));
+  }
+  for (int i = guide.rank(); i < l.rank(); ++i) rests.push_back(l.get(i));
+  return make_layout_concat(tiles.layout(), rests.layout());
+}
+
+// logical_divide(A, B) = A o (B, complement(B, shape(coalesce(A))))
+// Result mode 0 is the tile (A restricted to B's elements), mode 1 the rest.
+// A tile T divides mode by mode ('_' keeps a mode, an integer n means make_layout(n)); the modes
+// of A beyond rank(T) are kept. Requires rank(T) <= rank(A).
+COTILE_HD constexpr Layout logical_divide(const Layout& a, const Layout& b, Options opt = {}) {
+  return composition(a, make_layout_concat(b, complement(b, coalesce(a).shape, opt)));
+}
+COTILE_HD constexpr Layout logical_divide(const Layout& a, const Tile& t, Options opt = {}) {
+  if (t.is_leaf()) {
+    const TileLeaf& x = t.value();
+    if (x.kind == TileLeaf::kUnderscore) return a;
+    if (x.kind == TileLeaf::kInt) return logical_divide(a, make_layout(I(x.integer())), opt);
+    return logical_divide(a, x.layout, opt);
+  }
+  if (t.rank() > a.rank())
+    fail("logical_divide", "the tile has more modes than the layout", nullptr, arg("layout", a), arg("tile", t));
+  LayoutList r;
+  for (int i = 0; i < a.rank(); ++i) r.push_back(i < t.rank() ? logical_divide(a.get(i), t.get(i), opt) : a.get(i));
+  return r.layout();
+}
+
+// zipped_divide(A, T) = ((tile modes), (rest modes))
+COTILE_HD constexpr Layout zipped_divide(const Layout& a, const Tile& t, Options opt = {}) {
+  return zip2_by(logical_divide(a, t, opt), t);
+}
+
+namespace detail {
+// The modes a slice with '_' in every position keeps: a rank-1 mode stays whole, otherwise its
+// top-level modes are unpacked.
+COTILE_HD constexpr void unpack_into(LayoutList& r, const Layout& m) {
+  if (m.rank() == 1) {
+    r.push_back(m);
+  } else {
+    for (int i = 0; i < m.rank(); ++i) r.push_back(m.get(i));
+  }
+}
+}  // namespace detail
+
+// tiled_divide(A, T) = ((tile modes), rest_0, rest_1, ...)
+COTILE_HD constexpr Layout tiled_divide(const Layout& a, const Tile& t, Options opt = {}) {
+  const Layout z = zipped_divide(a, t, opt);
+  LayoutList r;
+  r.push_back(z.get(0));
+  detail::unpack_into(r, z.get(1));
+  return r.layout();
+}
+
+// flat_divide(A, T) = (tile_0, tile_1, ..., rest_0, rest_1, ...)
+COTILE_HD constexpr Layout flat_divide(const Layout& a, const Tile& t, Options opt = {}) {
+  const Layout z = zipped_divide(a, t, opt);
+  LayoutList r;
+  detail::unpack_into(r, z.get(0));
+  detail::unpack_into(r, z.get(1));
+  return r.layout();
+}
+
+}  // namespace cotile

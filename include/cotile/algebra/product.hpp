@@ -1,0 +1,79 @@
+// Products: repeat a block layout according to a tiler layout.
+#pragma once
+
+#include "divide.hpp"
+
+namespace cotile {
+
+// logical_product(A, B) = (A, complement(A, size(A) * cosize(B)) o B)
+// Mode 0 is the block A; mode 1 places copies of it as B says, in the offsets A leaves free.
+COTILE_HD constexpr Layout logical_product(const Layout& a, const Layout& b, Options opt = {}) {
+  return make_layout_concat(a, composition(complement(a, I(size(a) * cosize(b)), opt), b));
+}
+COTILE_HD constexpr Layout logical_product(const Layout& a, const Tile& t, Options opt = {}) {
+  if (t.is_leaf()) {
+    const TileLeaf& x = t.value();
+    if (x.kind == TileLeaf::kUnderscore) return a;
+    if (x.kind == TileLeaf::kInt) return logical_product(a, make_layout(I(x.integer())), opt);
+    return logical_product(a, x.layout, opt);
+  }
+  if (t.rank() > a.rank())
+    fail("logical_product", "the tile has more modes than the layout", nullptr, arg("layout", a), arg("tile", t));
+  LayoutList r;
+  for (int i = 0; i < a.rank(); ++i) r.push_back(i < t.rank() ? logical_product(a.get(i), t.get(i), opt) : a.get(i));
+  return r.layout();
+}
+
+// zipped_product(A, T) = ((block modes), (product modes))
+COTILE_HD constexpr Layout zipped_product(const Layout& a, const Tile& t, Options opt = {}) {
+  return zip2_by(logical_product(a, t, opt), t);
+}
+
+// tiled_product(A, T) = ((block modes), product_0, product_1, ...)
+COTILE_HD constexpr Layout tiled_product(const Layout& a, const Tile& t, Options opt = {}) {
+  const Layout z = zipped_product(a, t, opt);
+  LayoutList r;
+  r.push_back(z.get(0));
+  detail::unpack_into(r, z.get(1));
+  return r.layout();
+}
+
+// blocked_product(A, B): with both padded by _1:_0 modes to R = max(rank A, rank B) and
+// (A, C) = logical_product(A, B), mode k of the result is (A_k, C_k): blocks laid out by B.
+COTILE_HD constexpr Layout blocked_product(const Layout& a, const Layout& b, Options opt = {}) {
+  const int r = a.rank() > b.rank() ? a.rank() : b.rank();
+  const Layout p = logical_product(append_to_rank(a, r), append_to_rank(b, r), opt);
+  return zip(p.get(0), p.get(1));
+}
+
+// raked_product(A, B): as blocked_product with mode k = (C_k, A_k): blocks interleaved.
+COTILE_HD constexpr Layout raked_product(const Layout& a, const Layout& b, Options opt = {}) {
+  const int r = a.rank() > b.rank() ? a.rank() : b.rank();
+  const Layout p = logical_product(append_to_rank(a, r), append_to_rank(b, r), opt);
+  return zip(p.get(1), p.get(0));
+}
+
+// tile_to_shape(A, S, O): A repeated to cover shape S, the repetitions ordered by O
+// (column-major when O is absent): blocked_product(A', make_ordered_layout(ceil_div(S', s(A')), O))
+// with A' = A padded to rank(S), S' = product_each(S), s(A') = product_each(shape(A')).
+// Requires rank(A) <= rank(S); when S is static, S' evenly divided by s(A').
+COTILE_HD constexpr Layout tile_to_shape(const Layout& block, const IntTuple& trg, const IntTuple* order = nullptr,
+                                         Options opt = {}) {
+  const int r = trg.rank();
+  if (block.rank() > r)
+    fail("tile_to_shape", "the block has more modes than the target shape", nullptr, arg("block", block), arg("shape", trg));
+  const Layout padded = append_to_rank(block, r);
+  const IntTuple block_shape = product_each(padded.shape), target_shape = product_each(trg);
+  for (int i = 0; i < r; ++i) {
+    const Int t = target_shape.get(i).value(), b = block_shape.get(i).value();
+    if (b.value <= 0) fail("tile_to_shape", "the block has a mode of size <= 0", nullptr, arg("block", block));
+    if (t.is_static && b.is_static && t.value % b.value != 0)
+      fail("tile_to_shape", "the block shape does not divide the target shape", nullptr, arg("block", block),
+           arg("shape", trg));
+  }
+  const IntTuple product_shape = ceil_div(target_shape, block_shape);
+  const Layout tiler = order ? make_ordered_layout(product_shape, *order) : make_layout(product_shape);
+  return blocked_product(padded, tiler, opt);
+}
+
+}  // namespace cotile

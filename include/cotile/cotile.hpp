@@ -1,0 +1,13 @@
+// cotile: the whole library.
+#pragma once
+
+#include "int.hpp"
+#include "int_tuple.hpp"
+#include "layout.hpp"
+#include "tile.hpp"
+#include "algebra/composition.hpp"
+#include "algebra/complement.hpp"
+#include "algebra/divide.hpp"
+#include "algebra/product.hpp"
+#include "algebra/cast.hpp"
+#include "swizzle.hpp"

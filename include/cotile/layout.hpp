@@ -1,0 +1,195 @@
+// Layouts: a shape and a congruent stride, a function from coordinates to offsets.
+//
+//   L = S:D,  L(c) = sum_i c_i * d_i  for a natural coordinate c of S;
+//   L(i) for an integer i first maps i to the colexicographic coordinate of S.
+#pragma once
+
+#include "int_tuple.hpp"
+
+namespace cotile {
+
+struct Layout {
+  IntTuple shape = IntTuple::leaf(S(1));
+  IntTuple stride = IntTuple::leaf(S(0));
+
+  COTILE_HD friend constexpr bool operator==(const Layout& a, const Layout& b) {
+    return a.shape == b.shape && a.stride == b.stride;
+  }
+  COTILE_HD constexpr int rank() const { return shape.rank(); }
+  COTILE_HD constexpr bool is_leaf() const { return shape.is_leaf(); }
+  COTILE_HD constexpr Layout get(int i) const { return Layout{shape.get(i), stride.get(i)}; }
+};
+
+#if !defined(__CUDA_ARCH__)
+inline std::string to_string(const Layout& l) { return to_string(l.shape) + ":" + to_string(l.stride); }
+#endif
+
+// --- construction ---------------------------------------------------------------------------
+
+// make_layout(S, D). Requires: S and D congruent.
+COTILE_HD constexpr Layout make_layout(const IntTuple& s, const IntTuple& d) {
+  if (!is_congruent(s, d))
+    fail("make_layout", "shape and stride must be congruent", nullptr, arg("shape", s), arg("stride", d));
+  return Layout{s, d};
+}
+// make_layout(S): compact column-major strides (a static _1 mode gets stride _0).
+COTILE_HD constexpr Layout make_layout(const IntTuple& s) { return Layout{s, compact_col_major(s)}; }
+// make_layout_right(S): compact row-major strides (LayoutRight).
+COTILE_HD constexpr Layout make_layout_right(const IntTuple& s) { return Layout{s, compact_row_major(s)}; }
+// make_ordered_layout(S, O): compact strides increasing in the order given by O.
+COTILE_HD constexpr Layout make_ordered_layout(const IntTuple& s, const IntTuple& o) {
+  return Layout{s, compact_order(s, o)};
+}
+
+// make_layout(L0, L1, ...): the layout whose top-level modes are L0, L1, ... (always a tuple,
+// so make_layout(L) = (shape(L)):(stride(L))).
+struct LayoutList {
+  IntTuple shape = IntTuple::tuple();
+  IntTuple stride = IntTuple::tuple();
+  COTILE_HD constexpr void push_back(const Layout& l) {
+    shape.push_back(l.shape);
+    stride.push_back(l.stride);
+  }
+  COTILE_HD constexpr Layout layout() const { return Layout{shape, stride}; }
+};
+template <class... Ls>
+COTILE_HD constexpr Layout make_layout_concat(const Ls&... ls) {
+  LayoutList r;
+  (r.push_back(ls), ...);
+  return r.layout();
+}
+
+// --- accessors ------------------------------------------------------------------------------
+
+COTILE_HD constexpr Int size(const Layout& l) { return size(l.shape); }
+COTILE_HD constexpr Int rank(const Layout& l) { return rank(l.shape); }
+COTILE_HD constexpr Int depth(const Layout& l) { return depth(l.shape); }
+
+// cosize(L) = 1 + sum over leaves of (s_i - 1) * |d_i|   (the size of the codomain)
+// Summed level by level as CuTe does (_0 + mode0 + mode1 ...), then _1 is added.
+COTILE_HD constexpr Int inner_product_m1(const IntTuple& s, const IntTuple& d) {
+  if (s.is_leaf()) return (s.value() - S(1)) * abs(d.value());
+  Int r = S(0);
+  for (int i = 0; i < s.rank(); ++i) r = r + inner_product_m1(s.get(i), d.get(i));
+  return r;
+}
+COTILE_HD constexpr Int cosize(const Layout& l) { return inner_product_m1(l.shape, l.stride) + S(1); }
+
+// L(c): c is an integer index or a hierarchical coordinate congruent to a prefix of L.
+COTILE_HD constexpr Int eval(const Layout& l, const IntTuple& c) { return crd2idx(c, l.shape, l.stride); }
+COTILE_HD constexpr Int eval(const Layout& l, int64_t i) { return eval(l, I(D(i))); }
+
+// --- tuple-like manipulation ----------------------------------------------------------------
+
+COTILE_HD constexpr Layout flatten(const Layout& l) { return Layout{flatten(l.shape), flatten(l.stride)}; }
+COTILE_HD constexpr Layout append(const Layout& l, const Layout& x) {
+  return Layout{append(l.shape, x.shape), append(l.stride, x.stride)};
+}
+COTILE_HD constexpr Layout prepend(const Layout& l, const Layout& x) {
+  return Layout{prepend(l.shape, x.shape), prepend(l.stride, x.stride)};
+}
+// append<N>(L): pad L with _1:_0 modes up to rank N (an integer layout of rank 1 stays as is
+// when N == 1).
+COTILE_HD constexpr Layout append_to_rank(const Layout& l, int n) {
+  if (l.rank() >= n) return l;
+  Layout r = l;
+  while (r.rank() < n) r = append(r, Layout{});
+  return r;
+}
+COTILE_HD constexpr Layout replace(const Layout& l, int i, const Layout& x) {
+  return Layout{replace(l.shape, i, x.shape), replace(l.stride, i, x.stride)};
+}
+COTILE_HD constexpr Layout group(const Layout& l, int b, int e) {
+  return Layout{group(l.shape, b, e), group(l.stride, b, e)};
+}
+COTILE_HD constexpr Layout take(const Layout& l, int b, int e) { return Layout{take(l.shape, b, e), take(l.stride, b, e)}; }
+// select(L, (i0,i1,...)): the listed modes, in that order, as a tuple layout.
+COTILE_HD constexpr Layout select(const Layout& l, const IntTuple& idx) {
+  LayoutList r;
+  for (int k = 0; k < idx.num_leaves(); ++k) {
+    const int64_t i = idx.leaf_at(k).value;
+    if (i < 0 || i >= l.rank()) fail("select", "mode index out of range", nullptr, arg("layout", l), arg("index", i));
+    r.push_back(l.get(int(i)));
+  }
+  return r.layout();
+}
+// zip(L): transpose the two outer levels of shape and stride.
+COTILE_HD constexpr Layout zip(const Layout& l) { return Layout{zip(l.shape), zip(l.stride)}; }
+// zip(A, B) = zip((A, B)).
+COTILE_HD constexpr Layout zip(const Layout& a, const Layout& b) { return zip(make_layout_concat(a, b)); }
+
+// --- coalesce and filter --------------------------------------------------------------------
+
+namespace detail {
+
+// Backward coalesce of a flat layout, from its last mode to its first, keeping a front mode:
+//   mode s:d with static s == _1        -> skip it
+//   front is the integer _1             -> the mode replaces the front
+//   front shape static and s*d == front stride statically  -> merge: front = (s*front):d
+//   otherwise                           -> prepend the mode
+// A result whose shape is the integer _1 is _1:_0. `first_shape` seeds the front (coalesce_x
+// seeds a static _1 last mode with _2 so that the function is kept beyond the domain).
+COTILE_HD constexpr Layout bw_coalesce(const IntTuple& fs, const IntTuple& fd, const Int& first_shape) {
+  const int r = fs.rank();
+  IntTuple ns = I(first_shape), nd = fd.get(r - 1);
+  for (int i = r - 2; i >= 0; --i) {
+    const Int s = fs.get(i).value(), d = fd.get(i).value();
+    if (is_constant(s, 1)) continue;
+    if (ns.is_leaf() && is_constant(ns.value(), 1)) {
+      ns = I(s);
+      nd = I(d);
+      continue;
+    }
+    const Int front_s = ns.get(0).value(), front_d = nd.get(0).value();
+    const Int same = equal(s * d, front_d);
+    if (front_s.is_static && is_constant(same, 1)) {
+      ns = replace(ns, 0, I(s * front_s));
+      nd = replace(nd, 0, I(d));
+    } else {
+      ns = prepend(ns, I(s));
+      nd = prepend(nd, I(d));
+    }
+  }
+  if (ns.is_leaf() && is_constant(ns.value(), 1)) return Layout{};
+  return Layout{ns, nd};
+}
+
+COTILE_HD constexpr IntTuple flat_modes(const IntTuple& t) { return wrap(flatten(t)); }
+
+}  // namespace detail
+
+// coalesce(L): the same function on [0, size(L)) with as few modes as statically provable.
+// Ensures: size(R) == size(L), depth(R) <= 1, R(i) == L(i) for i < size(L).
+COTILE_HD constexpr Layout coalesce(const Layout& l) {
+  const IntTuple fs = detail::flat_modes(l.shape), fd = detail::flat_modes(l.stride);
+  if (fs.rank() == 0) fail("coalesce", "the layout has no modes", nullptr, arg("layout", l));
+  return detail::bw_coalesce(fs, fd, fs.get(fs.rank() - 1).value());
+}
+
+// coalesce_x(L): like coalesce but R(i) == L(i) for every i >= 0, also beyond size(L).
+COTILE_HD constexpr Layout coalesce_x(const Layout& l) {
+  const IntTuple fs = detail::flat_modes(l.shape), fd = detail::flat_modes(l.stride);
+  if (fs.rank() == 0) fail("coalesce", "the layout has no modes", nullptr, arg("layout", l));
+  const Int last = fs.get(fs.rank() - 1).value();
+  return detail::bw_coalesce(fs, fd, is_constant(last, 1) ? S(2) : last);
+}
+
+// coalesce(L, P): coalesce applied below each terminal of the profile P: for a tuple P,
+// mode i of L is coalesce(L_i, P_i) for i < rank(P) and L_i unchanged beyond; an integer P
+// coalesces the whole layout. Requires rank(P) <= rank(L).
+COTILE_HD constexpr Layout coalesce(const Layout& l, const IntTuple& profile) {
+  if (profile.is_leaf()) return coalesce(l);
+  if (profile.rank() > l.rank())
+    fail("coalesce", "the profile has more modes than the layout", nullptr, arg("layout", l), arg("profile", profile));
+  LayoutList r;
+  for (int i = 0; i < l.rank(); ++i) r.push_back(i < profile.rank() ? coalesce(l.get(i), profile.get(i)) : l.get(i));
+  return r.layout();
+}
+
+// filter_zeros(L): every mode with a static _0 stride gets shape _1.
+COTILE_HD constexpr Layout filter_zeros(const Layout& l) { return Layout{filter_zeros(l.stride, l.shape), l.stride}; }
+
+// filter(L) = coalesce(filter_zeros(L)): drops static-0-stride and static size-1 modes.
+COTILE_HD constexpr Layout filter(const Layout& l) { return coalesce(filter_zeros(l)); }
+
+}  // namespace cotile

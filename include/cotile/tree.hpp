@@ -1,0 +1,137 @@
+// Tree<Leaf>: a hierarchical tuple stored in fixed-size arrays.
+//
+// A value is either a leaf or a tuple of values. The tree is kept in preorder:
+//   code[k] = -1      the k-th node is a leaf; its payload is the next entry of leaf[]
+//   code[k] = n >= 0  the k-th node is a tuple with n children, which follow it in preorder
+// e.g. (a,(b,c)) is code = {2,-1,2,-1,-1}, leaf = {a,b,c}.
+// Operations copy; capacities are fixed (exceeding one is an error, never UB), so a Tree is a
+// literal type usable at compile time, on the host and on the device.
+#pragma once
+
+#include "config.hpp"
+#include "error.hpp"
+
+namespace cotile {
+
+template <class Leaf, int MaxLeaves, int MaxNodes>
+class Tree {
+ public:
+  COTILE_HD constexpr Tree() = default;  // the empty tuple ()
+
+  COTILE_HD static constexpr Tree leaf(const Leaf& x) {
+    Tree t;
+    t.code_[0] = -1;
+    t.leaf_[0] = x;
+    t.nodes_ = 1;
+    t.leaves_ = 1;
+    return t;
+  }
+  COTILE_HD static constexpr Tree tuple() { return Tree{}; }
+
+  COTILE_HD constexpr bool is_leaf() const { return code_[0] < 0; }
+  COTILE_HD constexpr bool is_tuple() const { return code_[0] >= 0; }
+  // Number of top-level modes; a leaf has rank 1 (as in CuTe).
+  COTILE_HD constexpr int rank() const { return is_leaf() ? 1 : code_[0]; }
+  COTILE_HD constexpr int num_leaves() const { return leaves_; }
+  COTILE_HD constexpr int num_nodes() const { return nodes_; }
+  COTILE_HD constexpr const Leaf& value() const { return leaf_[0]; }  // requires is_leaf()
+  COTILE_HD constexpr const Leaf& leaf_at(int i) const { return leaf_[i]; }
+  COTILE_HD constexpr Leaf& leaf_at(int i) { return leaf_[i]; }
+  COTILE_HD constexpr int8_t code_at(int i) const { return code_[i]; }
+
+  // Mode i. For a leaf, get(0) is the leaf itself (CuTe: get<0>(int) == int).
+  COTILE_HD constexpr Tree get(int i) const {
+    if (is_leaf()) {
+      if (i != 0) fail("get", "mode index out of range for an integer (rank 1)", nullptr, arg("index", i));
+      return *this;
+    }
+    if (i < 0 || i >= rank()) fail("get", "mode index out of range", nullptr, arg("index", i), arg("rank", rank()));
+    Span s = child_span(i);
+    return sub(s);
+  }
+
+  // Append x as a new last mode of this tuple.
+  COTILE_HD constexpr void push_back(const Tree& x) {
+    if (is_leaf()) fail("append", "cannot append a mode to an integer; wrap it in a tuple first", nullptr);
+    if (nodes_ + x.nodes_ > MaxNodes || leaves_ + x.leaves_ > MaxLeaves || code_[0] == 127)
+      fail("capacity", "too many integers in one tuple", "cotile values hold at most 64 leaves per tuple");
+    for (int k = 0; k < x.nodes_; ++k) code_[nodes_ + k] = x.code_[k];
+    for (int k = 0; k < x.leaves_; ++k) leaf_[leaves_ + k] = x.leaf_[k];
+    nodes_ = uint8_t(nodes_ + x.nodes_);
+    leaves_ = uint8_t(leaves_ + x.leaves_);
+    code_[0] = int8_t(code_[0] + 1);
+  }
+
+  // Same structure (profile), ignoring leaf values.
+  COTILE_HD constexpr bool same_profile(const Tree& o) const {
+    if (nodes_ != o.nodes_) return false;
+    for (int k = 0; k < nodes_; ++k)
+      if (code_[k] != o.code_[k]) return false;
+    return true;
+  }
+
+  // The same structure with every leaf replaced by f(leaf).
+  template <class F>
+  COTILE_HD constexpr auto map(F f) const {
+    using R = decltype(f(leaf_[0]));
+    Tree<R, MaxLeaves, MaxNodes> r;
+    r.set_structure_from(*this);
+    for (int k = 0; k < leaves_; ++k) r.leaf_at(k) = f(leaf_[k]);
+    return r;
+  }
+
+  // Copy the structure (codes and counts) of another tree with the same capacities.
+  template <class L2>
+  COTILE_HD constexpr void set_structure_from(const Tree<L2, MaxLeaves, MaxNodes>& o) {
+    nodes_ = uint8_t(o.num_nodes());
+    leaves_ = uint8_t(o.num_leaves());
+    for (int k = 0; k < nodes_; ++k) code_[k] = o.code_at(k);
+  }
+
+  COTILE_HD friend constexpr bool operator==(const Tree& a, const Tree& b) {
+    if (!a.same_profile(b) || a.leaves_ != b.leaves_) return false;
+    for (int k = 0; k < a.leaves_; ++k)
+      if (!(a.leaf_[k] == b.leaf_[k])) return false;
+    return true;
+  }
+
+ private:
+  struct Span {
+    int node_begin, node_end, leaf_begin, leaf_end;
+  };
+
+  // The subtree starting at node n (and leaf l).
+  COTILE_HD constexpr Span span_at(int n, int l) const {
+    int need = 1, k = n, leaves = l;
+    while (need > 0) {
+      const int c = code_[k++];
+      if (c < 0) {
+        ++leaves;
+        --need;
+      } else {
+        need += c - 1;
+      }
+    }
+    return Span{n, k, l, leaves};
+  }
+  COTILE_HD constexpr Span child_span(int i) const {
+    Span s{1, 1, 0, 0};
+    for (int c = 0; c <= i; ++c) s = span_at(s.node_end, s.leaf_end);
+    return s;
+  }
+  COTILE_HD constexpr Tree sub(const Span& s) const {
+    Tree t;
+    for (int k = s.node_begin; k < s.node_end; ++k) t.code_[k - s.node_begin] = code_[k];
+    for (int k = s.leaf_begin; k < s.leaf_end; ++k) t.leaf_[k - s.leaf_begin] = leaf_[k];
+    t.nodes_ = uint8_t(s.node_end - s.node_begin);
+    t.leaves_ = uint8_t(s.leaf_end - s.leaf_begin);
+    return t;
+  }
+
+  int8_t code_[MaxNodes] = {0};
+  Leaf leaf_[MaxLeaves] = {};
+  uint8_t nodes_ = 1;  // the empty tuple is one node with zero children
+  uint8_t leaves_ = 0;
+};
+
+}  // namespace cotile

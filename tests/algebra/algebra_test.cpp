@@ -1,0 +1,86 @@
+// The algebra on the spec's layouts (§6, §7) and on documented examples.
+#include <gtest/gtest.h>
+
+#include "test_util.hpp"
+
+using namespace cotile;
+using namespace cotile::test;
+
+namespace {
+const char* kAtomQTv = "((_2,_32),_16):((_16,_32),_1)";
+}
+
+// §6: the data layout of the Q copy and §7.2: its coalesce, left inverse and inv_data_layout.
+TEST(Spec, Fp8DataLayoutChain) {
+  const Layout data = L("((_128,_32),_1,_4):((_128,_1),_0,_32)");
+  EXPECT_EQ(str(coalesce(data)), "(_128,_128):(_128,_1)");
+  EXPECT_EQ(str(left_inverse(data)), "(_128,_128):(_128,_1)");
+  const Layout inv = make_layout_concat(left_inverse(data), Layout{});
+  EXPECT_EQ(str(inv), "((_128,_128),_1):((_128,_1),_0)");
+  // §7.3
+  EXPECT_EQ(str(composition(inv, L(kAtomQTv))), "((_2,(_4,_8)),_16):((_2048,(_4096,_1)),_128)");
+}
+
+TEST(Spec, Fp16DataLayoutChain) {
+  const Layout data = L("((_128,_16),_1,_8):((_128,_1),_0,_16)");
+  const Layout inv = make_layout_concat(left_inverse(data), Layout{});
+  EXPECT_EQ(str(inv), "((_128,_128),_1):((_128,_1),_0)");
+  EXPECT_EQ(str(composition(inv, L(kAtomQTv))), "((_2,(_4,_8)),_16):((_2048,(_4096,_1)),_128)");
+}
+
+// §7.4-7.6 expressed with the engine's operations.
+TEST(Spec, Fp8TilerTile2DataAndLayoutTv) {
+  const Layout tv_data = L("((_2,(_4,_8)),_16):((_2048,(_4096,_1)),_128)");
+  const IntTuple flat = product_each(L("((_128,_32),_1,_4):((_128,_1),_0,_32)").shape);
+  EXPECT_EQ(str(flat), "(_4096,_1,_4)");
+  EXPECT_EQ(str(filter(composition(make_layout(flat, T("(_1,_0,_0)")), tv_data))), "(_2,_8,_16):(_2048,_1,_128)");
+  EXPECT_EQ(str(filter(composition(make_layout(flat, T("(_0,_1,_0)")), tv_data))), "_1:_0");
+  EXPECT_EQ(str(filter(composition(make_layout(flat, T("(_0,_0,_1)")), tv_data))), "_4:_1");
+  const Tile tiler = TL("((_2,_8,_16):(_2048,_1,_128),_1:_0,_4:_1)");
+  const Layout tile2data = composition(make_layout(flat), tiler);
+  EXPECT_EQ(str(tile2data), "((_2,_8,_16),_1,_4):((_2048,_1,_128),_0,_4096)");
+  EXPECT_EQ(str(composition(left_inverse(tile2data), tv_data)), "((_2,(_4,_8)),_16):((_1,(_256,_2)),_16)");
+}
+
+TEST(Algebra, ComplementFillsTheGaps) {
+  EXPECT_EQ(str(complement(L("(_1,_32,_4):(_1024,_2,_256)"))), "(_2,_4):(_1,_64)");
+  EXPECT_EQ(str(complement(L("4:2"), T("24"))), "(2,3):(_1,8)");
+}
+
+TEST(Algebra, RightInverseFollowsStaticStridesFromOne) {
+  EXPECT_EQ(str(right_inverse(L("((_2,_4),_1):((_1,_2),_8)"))), "_8:_1");
+  EXPECT_EQ(str(right_inverse(L("((_4,2),(2,4),16):((_512,_2048),(32,128),_1)"))), "16:64");
+}
+
+TEST(Algebra, LeftInverseRequiresStaticStridesInStrictMode) {
+  EXPECT_THROW(left_inverse(L("(_4,_8):(8,_1)"), Options{true}), Error);
+  // Beyond CuTe: computed from the run-time values, dependent leaves dynamic.
+  EXPECT_EQ(str(left_inverse(L("(_4,_8):(8,_1)"))), "(8,_4):(_4,_1)");  // 8 / _4 depends on the run-time 8
+}
+
+TEST(Algebra, LogicalDivideSplitsTileAndRest) {
+  EXPECT_EQ(str(logical_divide(L("(_4,_2,_3):(_2,_1,_8)"), TL("_4:_2"))), "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
+  // Dynamic shapes cannot be merged statically, so the result keeps more modes (same function).
+  EXPECT_EQ(str(logical_divide(L("(_4,2,3):(_2,_1,_8)"), TL("_4:_2"))), "((_2,2,1),(_2,(1,3))):((_4,_1,8),(_2,(_2,8)))");
+}
+
+TEST(Algebra, ZippedTiledFlatDivideRearrangeModes) {
+  EXPECT_EQ(str(flat_divide(L("((_64,_1,_5),_2):((_5,_320,_1),_320)"), TL("_16:_1"))), "(_16,_4,_5,_2):(_5,_80,_1,_320)");
+}
+
+TEST(Algebra, ProductsReproduceTheBlock) {
+  EXPECT_EQ(str(raked_product(L("(_2,_32):(_32,_1)"), L("(_2,_1):(_1,_2)"))), "((_2,_2),(_1,_32)):((_64,_32),(_128,_1))");
+  EXPECT_EQ(str(blocked_product(L("(16,_1):(_1,_0)"), L("(_2,_4):(1,2)"))), "((16,_2),(_1,_4)):((_1,16),(_0,32))");
+}
+
+TEST(Algebra, UpcastTruncatesDynamicStrides) {
+  // CuTe assumes dynamic strides are divisible: 1/4 and 2/4 truncate to 0.
+  EXPECT_EQ(str(upcast(L("(8,32,8):(1,2,256)"), 4)), "(8,32,8):(0,0,64)");
+  EXPECT_EQ(str(downcast(L("(3,4,2,64):(0,0,_1,6)"), 16)), "(3,4,32,64):(0,0,_1,96)");
+}
+
+TEST(Algebra, SwizzleXorsHighBitsIntoLowBits) {
+  const Swizzle sw = make_swizzle(3, 2, 3);
+  EXPECT_EQ(sw(53), 49);
+  EXPECT_EQ(sw(168), 188);
+}

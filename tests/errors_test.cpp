@@ -1,0 +1,81 @@
+// Bad input gets a clear error: each message is checked word for word.
+#include <gtest/gtest.h>
+
+#include "test_util.hpp"
+
+using namespace cotile;
+using namespace cotile::test;
+
+TEST(Errors, NonDivisibleComposition) {
+  EXPECT_EQ(calc_error("composition((_4,_8):(_2,_16), _2:_6)"),
+            "composition: stride divisibility violated: the rhs stride must be a multiple of the lhs mode size or smaller than it\n"
+            "  lhs = (_4,_8):(_2,_16)\n"
+            "  rhs = _2:_6\n"
+            "  lhs mode = _4:_2\n"
+            "  rhs stride at this mode = _6\n"
+            "  fix: make the rhs stride step over whole lhs modes, or reshape the lhs so a mode boundary falls on it");
+}
+
+TEST(Errors, NonDivisibleShape) {
+  EXPECT_EQ(calc_error("composition((_4,_8):(_1,_8), _6:_1)"),
+            "composition: shape divisibility violated: the rhs shape must be divisible by the lhs mode it lands in\n"
+            "  lhs = (_4,_8):(_1,_8)\n"
+            "  rhs = _6:_1\n"
+            "  lhs mode = _4:_1\n"
+            "  remaining rhs shape = _6\n"
+            "  fix: choose an rhs shape that splits evenly across the lhs modes");
+}
+
+TEST(Errors, NonInjectiveComplement) {
+  EXPECT_EQ(calc_error("complement((_4,_4):(_1,_2))"),
+            "complement: the layout is not injective (two modes overlap)\n"
+            "  layout = (_4,_4):(_1,_2)\n"
+            "  fix: complement needs an injective layout");
+}
+
+TEST(Errors, StrictModeRefusesWhereCuteRefuses) {
+  EXPECT_EQ(calc_error("left_inverse((_4,_8):(8,_1))", true),
+            "left_inverse: CuTe requires static strides (strict mode)\n"
+            "  layout = (_4,_8):(8,_1)\n"
+            "  fix: make the strides static (Int<N>), or drop --strict to invert the run-time values");
+  EXPECT_EQ(calc_error("complement((_4,_8):(8,_1))", true),
+            "complement: CuTe computes the complement of a rank > 1 layout only with static strides (strict mode)\n"
+            "  layout = (_4,_8):(8,_1)\n"
+            "  fix: drop --strict to compute it from the run-time strides");
+}
+
+TEST(Errors, Overflow) {
+  EXPECT_EQ(calc_error("size((4611686018427387904,_4))"),
+            "size: integer arithmetic: 64-bit overflow in a * b\n"
+            "  a = 4611686018427387904\n"
+            "  b = 4\n"
+            "  fix: use smaller shapes or strides");
+}
+
+TEST(Errors, DivisionByZero) {
+  EXPECT_EQ(calc_error("shape_div(_4, 0)"), "shape_div: division by zero\n  a = _4\n  b = 0");
+}
+
+TEST(Errors, UnknownFunctionAndArity) {
+  EXPECT_EQ(calc_error("compose(_4:_1, _2:_1)"), "unknown function 'compose' (cotile calc --list shows the functions)");
+  EXPECT_EQ(calc_error("coalesce(_4:_1, _1, _1)"), "coalesce: expects 1 to 2 arguments, got 3\n  usage: coalesce(layout[, profile])");
+}
+
+TEST(Errors, WrongArgumentKind) {
+  EXPECT_EQ(calc_error("left_inverse((_4,_8))"), "left_inverse: argument 1 must be a layout, got the tuple (_4,_8)");
+}
+
+TEST(Errors, CapacityExceeded) {
+  std::string big = "(";
+  for (int i = 0; i < 65; ++i) big += (i ? ",_2" : "_2");
+  big += ")";
+  EXPECT_EQ(calc_error("size(" + big + ")"),
+            "size: capacity: too many integers in one tuple\n  fix: cotile values hold at most 64 leaves per tuple");
+}
+
+TEST(Errors, DowncastNeedsAContiguousMode) {
+  EXPECT_EQ(calc_error("downcast((_4,_8):(_2,_8), _2)"),
+            "downcast: requires a static _1 stride (adjacent elements)\n"
+            "  layout = (_4,_8):(_2,_8)\n"
+            "  fix: give the contiguous mode the static stride _1");
+}

@@ -1,0 +1,69 @@
+// Integer tuples: each operation on examples whose results are known (CuTe's documented ones).
+#include <gtest/gtest.h>
+
+#include "test_util.hpp"
+
+using namespace cotile;
+using namespace cotile::test;
+
+TEST(IntTuple, SizeIsProductOfLeaves) {
+  EXPECT_EQ(str(size(T("((_2,4),_8)"))), "64");
+  EXPECT_EQ(str(size(T("((_2,_4),_8)"))), "_64");
+  EXPECT_EQ(str(size(T("(_0,5)"))), "_0");
+}
+
+TEST(IntTuple, RankAndDepthAreStatic) {
+  EXPECT_EQ(str(rank(T("8"))), "_1");
+  EXPECT_EQ(str(rank(T("(8,(2,3))"))), "_2");
+  EXPECT_EQ(str(depth(T("8"))), "_0");
+  EXPECT_EQ(str(depth(T("(8,(2,(3)))"))), "_3");
+}
+
+TEST(IntTuple, ProductEachWrapsAnInteger) {
+  EXPECT_EQ(str(product_each(T("_8"))), "(_8)");
+  EXPECT_EQ(str(product_each(T("((_128,_32),_1,_4)"))), "(_4096,_1,_4)");
+}
+
+TEST(IntTuple, ShapeDivFoldsAnIntegerAcrossModes) {
+  EXPECT_EQ(str(shape_div(T("(4,5,6)"), T("40"))), "(1,1,3)");
+  EXPECT_EQ(str(shape_div(T("(_128,_128,_128)"), T("(_1,_2,_1)"))), "(_128,_64,_128)");
+  EXPECT_EQ(str(shape_div(T("_4"), T("2"))), "2");
+}
+
+TEST(IntTuple, ShapeDivRejectsNonDivisibleStaticValues) { EXPECT_THROW(shape_div(T("_6"), T("_4")), Error); }
+
+TEST(IntTuple, CeilDivPadsMissingModesWithOne) { EXPECT_EQ(str(ceil_div(T("(_12,_2)"), T("(_5)"))), "(_3,_2)"); }
+
+TEST(IntTuple, ElemLessIsStaticOnlyWhenDecidedStatically) {
+  EXPECT_EQ(str(elem_less(T("(_1,_2)"), T("(_4,_3)"))), "_1");
+  EXPECT_EQ(str(elem_less(T("(1,_5)"), T("(4,_3)"))), "_0");
+  EXPECT_EQ(str(elem_less(T("(1,_2)"), T("(4,_3)"))), "1");
+}
+
+TEST(IntTuple, Crd2IdxLastModeTakesTheRemainder) {
+  EXPECT_EQ(str(crd2idx(T("17"), T("(_4,_2)"), T("(_1,_4)"))), "17");
+  EXPECT_EQ(str(crd2idx(T("(1,2)"), T("(_4,_2)"), T("(_2,_8)"))), "18");
+}
+
+TEST(IntTuple, Idx2CrdIsColexicographic) {
+  EXPECT_EQ(str(idx2crd(T("17"), T("(_4,(_3,_2))"))), "(1,(1,1))");
+  EXPECT_EQ(str(idx2crd(T("_5"), T("(_2,_3)"))), "(_1,_2)");
+}
+
+TEST(IntTuple, CongruenceIsStructural) {
+  EXPECT_EQ(str(congruent(T("(1,(2,3))"), T("(_4,(5,_6))"))), "_1");
+  EXPECT_EQ(str(congruent(T("(1,2)"), T("(1,(2))"))), "_0");
+}
+
+TEST(IntTuple, CompatibleComparesSizesAtTerminals) {
+  EXPECT_EQ(str(compatible(T("_8"), T("(_2,_4)"))), "_1");
+  EXPECT_EQ(str(compatible(T("8"), T("(_2,_4)"))), "1");
+  EXPECT_EQ(str(compatible(T("(_2,_4)"), T("_8"))), "_0");
+  EXPECT_EQ(str(compatible(T("(2,4)"), T("(2,4,1)"))), "_0");
+}
+
+TEST(IntTuple, CompactOrderPutsDynamicOrdersLast) {
+  // Dynamic order values count as larger than every static one, left to right.
+  EXPECT_EQ(str(compact_order(T("(_4,4,8)"), T("(2,0,_1)"))), "(8,32,_1)");
+  EXPECT_EQ(str(compact_order(T("(_2,_2,_2,_2)"), T("(_0,_2,_3,_1)"))), "(_1,_4,_8,_2)");
+}

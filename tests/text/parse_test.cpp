@@ -1,0 +1,70 @@
+// Text: print(parse(s)) == s for every value in the golden corpus; parse errors give the column.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "test_util.hpp"
+
+using namespace cotile;
+using namespace cotile::test;
+
+namespace {
+const char* kFamilies[] = {"inttuple", "layout", "composition", "complement_inverse", "divide_product", "swizzle", "copy", "mma", "fmha_gen_q"};
+}
+
+TEST(Text, PrintOfParseIsIdentityOnTheCorpus) {
+  int n = 0;
+  for (const char* fam : kFamilies) {
+    std::ifstream in(std::string(COTILE_GOLDEN_DIR) + "/" + fam + ".txt");
+    ASSERT_TRUE(in) << fam;
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      size_t start = 0;
+      bool first = true;
+      while (start <= line.size()) {
+        size_t t = line.find('\t', start);
+        std::string f = line.substr(start, t == std::string::npos ? std::string::npos : t - start);
+        start = t == std::string::npos ? line.size() + 1 : t + 1;
+        if (first || f == "=>") {
+          first = false;
+          continue;
+        }
+        const size_t eq = f.find('=');
+        if (eq != std::string::npos) f = f.substr(eq + 1);  // name=value result fields
+        ASSERT_EQ(text::to_string(text::parse(f)), f) << fam << ": " << line;
+        ++n;
+      }
+    }
+  }
+  std::printf("round-tripped %d values\n", n);
+  EXPECT_GT(n, 20000);
+}
+
+TEST(Text, ParsesEveryKindOfValue) {
+  EXPECT_EQ(text::parse("_8").kind, text::Value::kInt);
+  EXPECT_EQ(text::parse("(_8)").kind, text::Value::kTuple);
+  EXPECT_EQ(text::parse("_8:_1").kind, text::Value::kLayout);
+  EXPECT_EQ(text::parse("(_8):(_1)").kind, text::Value::kLayout);
+  EXPECT_EQ(text::parse("_").kind, text::Value::kUnderscore);
+  EXPECT_EQ(text::parse("Sw<3,4,3>").kind, text::Value::kSwizzle);
+  EXPECT_EQ(text::parse("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").kind, text::Value::kComposed);
+  EXPECT_EQ(text::parse("((_2,_64):(_64,_1),(2):(_1),_)").kind, text::Value::kTuple);
+  EXPECT_EQ(str(L("(_-2,3):(-4,_-1)")), "(_-2,3):(-4,_-1)");
+}
+
+TEST(Text, ParseErrorsShowTheColumn) {
+  auto msg = [](const std::string& s) {
+    try {
+      text::parse(s);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(msg("(_2,_4"), "parse: expected ',' or ')' at column 7, found end of input\n  (_2,_4\n        ^");
+  EXPECT_EQ(msg("(_2,_4):(_1)"), "parse: expected a stride congruent to the shape (_2,_4) at column 9, found '('\n  (_2,_4):(_1)\n          ^");
+  EXPECT_EQ(msg("(_2,,_4)"), "parse: expected a value (integer, '_', '(' or a name) at column 5, found ','\n  (_2,,_4)\n      ^");
+  EXPECT_EQ(msg("_2 _3"), "parse: expected end of input at column 4, found '_'\n  _2 _3\n     ^");
+  EXPECT_EQ(msg("99999999999999999999"), "parse: expected an integer that fits in 64 bits at column 19, found '9'\n  99999999999999999999\n                    ^");
+}

@@ -1,0 +1,121 @@
+#include "golden.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace cotile::cli {
+
+namespace {
+
+std::vector<std::string> split_tabs(const std::string& line) {
+  std::vector<std::string> f;
+  size_t start = 0;
+  while (true) {
+    const size_t t = line.find('\t', start);
+    f.push_back(line.substr(start, t == std::string::npos ? std::string::npos : t - start));
+    if (t == std::string::npos) break;
+    start = t + 1;
+  }
+  return f;
+}
+
+// tile_to_shape's offsets are given at indices that are not printed (the first 16, or 16 sorted
+// distinct ones): they pass when each offset is taken by the layout at an index, and those
+// indices increase strictly.
+std::string check_offsets_at_increasing_indices(const Value& layout, const std::string& expected) {
+  const Value want = text::parse(expected);
+  if (want.kind != Value::kTuple) return "offsets=(unparseable expectation)";
+  const Layout inner = layout.kind == Value::kComposed ? layout.composed.layout : layout.layout;
+  const int64_t n = size(inner).value;
+  std::map<int64_t, int64_t> first_index;
+  for (int64_t i = n - 1; i >= 0; --i)
+    first_index[layout.kind == Value::kComposed ? eval(layout.composed, I(D(i))) : eval(inner, I(D(i))).value] = i;
+  int64_t prev = -1;
+  for (const Value& e : want.elems) {
+    auto it = first_index.find(e.integer.value);
+    if (it == first_index.end() || it->second <= prev)
+      return "offsets not taken at increasing indices (offset " + std::to_string(e.integer.value) + ")";
+    prev = it->second;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string check_golden_case(const std::vector<std::string>& f, const CalcOptions& opt, bool* known_op) {
+  size_t arrow = 0;
+  while (arrow < f.size() && f[arrow] != "=>") ++arrow;
+  if (arrow == f.size() || arrow == 0) return "malformed line (no '=>')";
+  const std::string& op = f[0];
+  *known_op = registry().count(op) != 0;
+  if (!*known_op) return "unsupported op '" + op + "'";
+  std::vector<Value> args;
+  for (size_t i = 1; i < arrow; ++i) args.push_back(text::parse(f[i]));
+  Value got = call(op, args, opt);
+  const std::vector<std::string> expected(f.begin() + arrow + 1, f.end());
+  if (got.kind != Value::kRecord && !expected.empty() && expected[0].rfind("layout=", 0) == 0)
+    got = Value::record({"layout"}, {got});
+  if (got.kind != Value::kRecord) {
+    const std::string s = text::to_string(got);
+    return (expected.size() == 1 && s == expected[0]) ? "" : s;
+  }
+  // Named results: compare each expected field; offsets of tile_to_shape by the special rule.
+  std::string mismatch;
+  for (const std::string& e : expected) {
+    const size_t eq = e.find('=');
+    const std::string name = e.substr(0, eq), value = eq == std::string::npos ? "" : e.substr(eq + 1);
+    const Value* field = got.field(name);
+    if (op == "tile_to_shape" && name == "offsets") {
+      const std::string why = check_offsets_at_increasing_indices(got.elems[0], value);
+      if (!why.empty()) mismatch += (mismatch.empty() ? "" : "\t") + why;
+      continue;
+    }
+    if (field == nullptr) {
+      mismatch += (mismatch.empty() ? "" : "\t") + name + "=(missing)";
+    } else if (text::to_string(*field) != value) {
+      mismatch += (mismatch.empty() ? "" : "\t") + name + "=" + text::to_string(*field);
+    }
+  }
+  return mismatch;
+}
+
+void run_golden_file(const std::string& path, GoldenReport& report, const CalcOptions& opt) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open golden file " + path);
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.empty() || line[0] == '#') continue;
+    const std::vector<std::string> f = split_tabs(line);
+    std::string got;
+    bool known = false;
+    try {
+      got = check_golden_case(f, opt, &known);
+    } catch (const std::exception& e) {
+      got = std::string("error: ") + e.what();
+      for (char& c : got)
+        if (c == '\n') c = ' ';
+    }
+    auto& counts = report.by_op[f[0]];
+    if (got.empty()) {
+      ++report.passed;
+      ++counts.first;
+      continue;
+    }
+    ++report.failed;
+    ++counts.second;
+    GoldenFailure fl;
+    fl.file = path;
+    fl.line = lineno;
+    fl.op = f[0];
+    size_t arrow = 1;
+    while (arrow < f.size() && f[arrow] != "=>") ++arrow;
+    for (size_t i = 1; i < arrow; ++i) fl.args += (i > 1 ? " " : "") + f[i];
+    for (size_t i = arrow + 1; i < f.size(); ++i) fl.expected += (i > arrow + 1 ? " " : "") + f[i];
+    fl.got = got;
+    report.failures.push_back(fl);
+  }
+}
+
+}  // namespace cotile::cli

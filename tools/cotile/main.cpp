@@ -1,0 +1,142 @@
+// cotile: compute, explain and check CuTe layouts.
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "golden.hpp"
+#include "json.hpp"
+#include "ops.hpp"
+
+using namespace cotile;
+using namespace cotile::cli;
+
+namespace {
+
+const char* kUsage =
+    "usage: cotile <verb> [options] ...\n"
+    "  calc [--json] [--strict] EXPR   evaluate an expression of nested calls, e.g.\n"
+    "                                  cotile calc \"left_inverse(((_128,_32),_1,_4):((_128,_1),_0,_32))\"\n"
+    "  calc --list                     list the functions\n"
+    "  golden [--json] [--strict] FILE...  run golden-corpus files; exit 1 if any case fails\n"
+    "options:\n"
+    "  --json    machine-readable output (docs/cli.md)\n"
+    "  --strict  refuse dynamic values exactly where CuTe does\n";
+
+std::string value_json(const Value& v) {
+  std::string j = "{\"kind\":" + json_str(text::kind_name(v.kind)) + ",\"value\":" + json_str(text::to_string(v));
+  if (v.kind == Value::kLayout) {
+    j += ",\"shape\":" + json_str(to_string(v.layout.shape)) + ",\"stride\":" + json_str(to_string(v.layout.stride));
+  } else if (v.kind == Value::kInt) {
+    j += ",\"integer\":" + std::to_string(v.integer.value) + ",\"static\":" + (v.integer.is_static ? "true" : "false");
+  } else if (v.kind == Value::kRecord) {
+    j += ",\"fields\":{";
+    for (size_t i = 0; i < v.names.size(); ++i) j += (i ? "," : "") + json_str(v.names[i]) + ":" + value_json(v.elems[i]);
+    j += "}";
+  }
+  return j + "}";
+}
+
+int cmd_calc(const std::vector<std::string>& args) {
+  bool json = false;
+  CalcOptions opt;
+  std::vector<std::string> exprs;
+  for (const std::string& a : args) {
+    if (a == "--json") {
+      json = true;
+    } else if (a == "--strict") {
+      opt.strict = true;
+    } else if (a == "--list") {
+      for (const auto& [name, op] : registry()) std::printf("%-20s %s\n", name.c_str(), op.signature.c_str());
+      return 0;
+    } else {
+      exprs.push_back(a);
+    }
+  }
+  if (exprs.empty()) {
+    std::fputs("cotile calc: missing expression\n", stderr);
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  int status = 0;
+  for (const std::string& e : exprs) {
+    try {
+      const Value v = evaluate(e, opt);
+      if (json)
+        std::printf("{\"expression\":%s,\"result\":%s}\n", json_str(e).c_str(), value_json(v).c_str());
+      else
+        std::printf("%s\n", text::to_string(v).c_str());
+    } catch (const Error& err) {
+      status = 1;
+      if (json)
+        std::printf("{\"expression\":%s,\"error\":{\"op\":%s,\"rule\":%s,\"message\":%s}}\n", json_str(e).c_str(),
+                    json_str(err.op()).c_str(), json_str(err.rule()).c_str(), json_str(err.what()).c_str());
+      else
+        std::fprintf(stderr, "error: %s\n", err.what());
+    }
+  }
+  return status;
+}
+
+int cmd_golden(const std::vector<std::string>& args) {
+  bool json = false;
+  CalcOptions opt;
+  std::vector<std::string> files;
+  for (const std::string& a : args) {
+    if (a == "--json") json = true;
+    else if (a == "--strict") opt.strict = true;
+    else files.push_back(a);
+  }
+  if (files.empty()) {
+    std::fputs("cotile golden: no files given\n", stderr);
+    return 2;
+  }
+  GoldenReport r;
+  for (const std::string& f : files) {
+    try {
+      run_golden_file(f, r, opt);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "cotile golden: %s\n", e.what());
+      return 2;
+    }
+  }
+  if (json) {
+    std::string j = "{\"passed\":" + std::to_string(r.passed) + ",\"failed\":" + std::to_string(r.failed) + ",\"by_op\":{";
+    bool first = true;
+    for (const auto& [op, c] : r.by_op) {
+      j += (first ? "" : ",") + json_str(op) + ":{\"passed\":" + std::to_string(c.first) + ",\"failed\":" + std::to_string(c.second) + "}";
+      first = false;
+    }
+    j += "},\"failures\":[";
+    for (size_t i = 0; i < r.failures.size(); ++i) {
+      const GoldenFailure& f = r.failures[i];
+      j += (i ? "," : "") + std::string("{\"file\":") + json_str(f.file) + ",\"line\":" + std::to_string(f.line) +
+           ",\"op\":" + json_str(f.op) + ",\"args\":" + json_str(f.args) + ",\"expected\":" + json_str(f.expected) +
+           ",\"got\":" + json_str(f.got) + "}";
+    }
+    std::printf("%s]}\n", j.c_str());
+  } else {
+    for (const GoldenFailure& f : r.failures)
+      std::printf("FAIL %s:%d %s %s\n  expected: %s\n  got:      %s\n", f.file.c_str(), f.line, f.op.c_str(), f.args.c_str(),
+                  f.expected.c_str(), f.got.c_str());
+    std::printf("%d passed, %d failed\n", r.passed, r.failed);
+  }
+  return r.failed == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    return args.empty() ? 2 : 0;
+  }
+  const std::string verb = args[0];
+  args.erase(args.begin());
+  if (verb == "calc") return cmd_calc(args);
+  if (verb == "golden") return cmd_golden(args);
+  std::fprintf(stderr, "cotile: unknown verb '%s'\n%s", verb.c_str(), kUsage);
+  return 2;
+}

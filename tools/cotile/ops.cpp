@@ -1,0 +1,46 @@
+#include "ops.hpp"
+
+namespace cotile::cli {
+
+void register_algebra_ops();
+std::map<std::string, Op>& mutable_registry();
+
+const std::map<std::string, Op>& registry() {
+  static const bool once = [] {
+    register_algebra_ops();
+    return true;
+  }();
+  (void)once;
+  return mutable_registry();
+}
+
+Value call(const std::string& name, const std::vector<Value>& args, const CalcOptions& opt) {
+  const auto& reg = registry();
+  auto it = reg.find(name);
+  if (it == reg.end()) {
+    const std::string rule = "unknown function '" + name + "'";
+    throw Error(name, rule, rule + " (cotile calc --list shows the functions)");
+  }
+  const Op& op = it->second;
+  if (int(args.size()) < op.min_args || int(args.size()) > op.max_args) {
+    const std::string rule = "expects " +
+                             (op.min_args == op.max_args ? std::to_string(op.min_args)
+                                                         : std::to_string(op.min_args) + " to " + std::to_string(op.max_args)) +
+                             " argument" + (op.max_args == 1 ? "" : "s") + ", got " + std::to_string(args.size());
+    throw Error(name, rule, name + ": " + rule + "\n  usage: " + op.signature);
+  }
+  try {
+    return op.fn(args, opt);
+  } catch (const Error& e) {
+    if (e.op() == name) throw;
+    // An error raised below this operation (arithmetic, a nested algebra step): say where.
+    throw Error(name, e.rule(), name + ": " + e.what());
+  }
+}
+
+Value evaluate(const std::string& expr, const CalcOptions& opt) {
+  text::CallHandler h = [&opt](const std::string& fn, std::vector<Value>& args) { return call(fn, args, opt); };
+  return text::Parser(expr, &h).parse_all();
+}
+
+}  // namespace cotile::cli
