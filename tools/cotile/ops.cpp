@@ -3,11 +3,13 @@
 namespace cotile::cli {
 
 void register_algebra_ops();
+void register_atom_ops();
 std::map<std::string, Op>& mutable_registry();
 
 const std::map<std::string, Op>& registry() {
   static const bool once = [] {
     register_algebra_ops();
+    register_atom_ops();
     return true;
   }();
   (void)once;

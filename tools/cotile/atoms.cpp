@@ -1,0 +1,101 @@
+#include "atoms.hpp"
+
+#include <sstream>
+#include <vector>
+
+#include "cotile/text/value.hpp"
+
+namespace cotile::cli {
+
+namespace {
+[[noreturn]] void unknown(const std::string& op, const char* what, const std::string& s, const char* known) {
+  const std::string rule = std::string("unknown ") + what + " '" + s + "'";
+  throw Error(op, rule, op + ": " + rule + "\n  known: " + known);
+}
+std::vector<std::string> split(const std::string& s, char c) {
+  std::vector<std::string> r;
+  std::stringstream ss(s);
+  std::string x;
+  while (std::getline(ss, x, c)) r.push_back(x);
+  return r;
+}
+}  // namespace
+
+Elem parse_elem(const std::string& s, const std::string& op) {
+  if (s == "half_t") return Elem::kHalf;
+  if (s == "bfloat16_t") return Elem::kBFloat16;
+  if (s == "float_e5m2_t") return Elem::kE5M2;
+  if (s == "float_e4m3_t") return Elem::kE4M3;
+  if (s == "float") return Elem::kFloat;
+  unknown(op, "element type", s, "half_t bfloat16_t float_e5m2_t float_e4m3_t float");
+}
+
+CopyOp parse_copy_op(const std::string& s, const std::string& op) {
+  if (s == "copy.u32") return CopyOp::kU32;
+  if (s == "copy.u64") return CopyOp::kU64;
+  if (s == "copy.u128") return CopyOp::kU128;
+  if (s == "cp.async.16B") return CopyOp::kCpAsync16B;
+  if (s == "ldmatrix.x1") return CopyOp::kLdsmX1;
+  if (s == "ldmatrix.x2") return CopyOp::kLdsmX2;
+  if (s == "ldmatrix.x4") return CopyOp::kLdsmX4;
+  unknown(op, "copy atom", s, "copy.u32 copy.u64 copy.u128 cp.async.16B ldmatrix.x1 ldmatrix.x2 ldmatrix.x4");
+}
+
+MmaTraits parse_mma(const std::string& s, const std::string& op) {
+  const char* known =
+      "SM80_16x8x16_F32F16F16F32_TN SM80_16x8x16_F32BF16BF16F32_TN SM89_16x8x32_F32E4M3E4M3F32_TN "
+      "SM89_16x8x32_F32E5M2E5M2F32_TN SM90_64xNx16_F32F16F16_SS<K|MN,K|MN> SM90_64xNx16_F32BF16BF16_SS<K|MN,K|MN> "
+      "SM90_64xNx32_F32E4M3E4M3_SS_TN SM90_64xNx32_F32E5M2E5M2_SS_TN "
+      "SM100_MMA_F16BF16_SS<A,B,float,M,N,K|MN,K|MN> SM100_MMA_F8F6F4_SS<A,B,float,M,N,K|MN,K|MN>";
+  if (s == "SM80_16x8x16_F32F16F16F32_TN") return mma_traits(MmaFamily::kSm80_16x8x16, Elem::kHalf, Elem::kHalf, 16, 8);
+  if (s == "SM80_16x8x16_F32BF16BF16F32_TN")
+    return mma_traits(MmaFamily::kSm80_16x8x16, Elem::kBFloat16, Elem::kBFloat16, 16, 8);
+  if (s == "SM89_16x8x32_F32E4M3E4M3F32_TN") return mma_traits(MmaFamily::kSm89_16x8x32, Elem::kE4M3, Elem::kE4M3, 16, 8);
+  if (s == "SM89_16x8x32_F32E5M2E5M2F32_TN") return mma_traits(MmaFamily::kSm89_16x8x32, Elem::kE5M2, Elem::kE5M2, 16, 8);
+  const size_t lt = s.find('<');
+  const std::string base = s.substr(0, lt);
+  std::vector<std::string> targs;
+  if (lt != std::string::npos) {
+    if (s.back() != '>') unknown(op, "MMA atom", s, known);
+    targs = split(s.substr(lt + 1, s.size() - lt - 2), ',');
+  }
+  auto major = [&](const std::string& m) {
+    if (m == "K") return true;
+    if (m == "MN") return false;
+    unknown(op, "MMA atom", s, known);
+  };
+  if (base.rfind("SM90_64x", 0) == 0) {
+    int n = 0, k = 0;
+    char types[64] = {0};
+    if (std::sscanf(base.c_str(), "SM90_64x%dx%d_F32%63[A-Z0-9]", &n, &k, types) != 3) unknown(op, "MMA atom", s, known);
+    const std::string ty = types;
+    Elem e;
+    if (ty == "F16F16") e = Elem::kHalf;
+    else if (ty == "BF16BF16") e = Elem::kBFloat16;
+    else if (ty == "E4M3E4M3") e = Elem::kE4M3;
+    else if (ty == "E5M2E5M2") e = Elem::kE5M2;
+    else unknown(op, "MMA atom", s, known);
+    bool ak = true, bk = true;
+    if (targs.size() == 2) {
+      ak = major(targs[0]);
+      bk = major(targs[1]);
+    } else if (!targs.empty()) {
+      unknown(op, "MMA atom", s, known);
+    }
+    const MmaTraits t = mma_traits(MmaFamily::kSm90_Gmma_SS, e, e, 64, n, ak, bk);
+    if (t.k != k) unknown(op, "MMA atom (K must be 16 for 16-bit types, 32 for 8-bit)", s, known);
+    return t;
+  }
+  if (base == "SM100_MMA_F16BF16_SS" || base == "SM100_MMA_F8F6F4_SS") {
+    if (targs.size() != 7) unknown(op, "MMA atom", s, known);
+    const Elem a = parse_elem(targs[0], op), b = parse_elem(targs[1], op);
+    if (targs[2] != "float") unknown(op, "MMA atom (accumulator must be float)", s, known);
+    const bool fp8 = base == "SM100_MMA_F8F6F4_SS";
+    if ((bits(a) == 8) != fp8) unknown(op, "MMA atom (F8F6F4 takes 8-bit types, F16BF16 16-bit ones)", s, known);
+    return mma_traits(MmaFamily::kSm100_Umma_SS, a, b, std::stoi(targs[3]), std::stoi(targs[4]), major(targs[5]),
+                      major(targs[6]));
+  }
+  unknown(op, "MMA atom", s, known);
+}
+
+}  // namespace cotile::cli
