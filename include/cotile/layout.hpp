@@ -120,6 +120,21 @@ COTILE_HD constexpr Layout zip(const Layout& a, const Layout& b) { return zip(ma
 
 // --- coalesce and filter --------------------------------------------------------------------
 
+// What coalesce did to each flat mode, last to first (for explanation tools).
+struct CoalesceStep {
+  enum Action : uint8_t { kFront, kSkipStaticOne, kReplaceOne, kMerge, kPrepend };
+  int mode = 0;
+  Action action = kFront;
+  Int shape, stride;
+};
+struct CoalesceTrace {
+  CoalesceStep steps[kMaxLeaves];
+  int n = 0;
+  COTILE_HD constexpr void add(const CoalesceStep& s) {
+    if (n < kMaxLeaves) steps[n++] = s;
+  }
+};
+
 namespace detail {
 
 // Backward coalesce of a flat layout, from its last mode to its first, keeping a front mode:
@@ -129,13 +144,22 @@ namespace detail {
 //   otherwise                           -> prepend the mode
 // A result whose shape is the integer _1 is _1:_0. `first_shape` seeds the front (coalesce_x
 // seeds a static _1 last mode with _2 so that the function is kept beyond the domain).
-COTILE_HD constexpr Layout bw_coalesce(const IntTuple& fs, const IntTuple& fd, const Int& first_shape) {
+COTILE_HD constexpr Layout bw_coalesce(const IntTuple& fs, const IntTuple& fd, const Int& first_shape,
+                                       CoalesceTrace* tr = nullptr) {
   const int r = fs.rank();
   IntTuple ns = I(first_shape), nd = fd.get(r - 1);
+  if (tr) tr->add(CoalesceStep{r - 1, CoalesceStep::kFront, fs.get(r - 1).value(), fd.get(r - 1).value()});
   for (int i = r - 2; i >= 0; --i) {
     const Int s = fs.get(i).value(), d = fd.get(i).value();
-    if (is_constant(s, 1)) continue;
+    auto note = [&](CoalesceStep::Action a) {
+      if (tr) tr->add(CoalesceStep{i, a, s, d});
+    };
+    if (is_constant(s, 1)) {
+      note(CoalesceStep::kSkipStaticOne);
+      continue;
+    }
     if (ns.is_leaf() && is_constant(ns.value(), 1)) {
+      note(CoalesceStep::kReplaceOne);
       ns = I(s);
       nd = I(d);
       continue;
@@ -143,9 +167,11 @@ COTILE_HD constexpr Layout bw_coalesce(const IntTuple& fs, const IntTuple& fd, c
     const Int front_s = ns.get(0).value(), front_d = nd.get(0).value();
     const Int same = equal(s * d, front_d);
     if (front_s.is_static && is_constant(same, 1)) {
+      note(CoalesceStep::kMerge);
       ns = replace(ns, 0, I(s * front_s));
       nd = replace(nd, 0, I(d));
     } else {
+      note(CoalesceStep::kPrepend);
       ns = prepend(ns, I(s));
       nd = prepend(nd, I(d));
     }
@@ -160,10 +186,10 @@ COTILE_HD constexpr IntTuple flat_modes(const IntTuple& t) { return wrap(flatten
 
 // coalesce(L): the same function on [0, size(L)) with as few modes as statically provable.
 // Ensures: size(R) == size(L), depth(R) <= 1, R(i) == L(i) for i < size(L).
-COTILE_HD constexpr Layout coalesce(const Layout& l) {
+COTILE_HD constexpr Layout coalesce(const Layout& l, CoalesceTrace* tr = nullptr) {
   const IntTuple fs = detail::flat_modes(l.shape), fd = detail::flat_modes(l.stride);
   if (fs.rank() == 0) fail("coalesce", "the layout has no modes", nullptr, arg("layout", l));
-  return detail::bw_coalesce(fs, fd, fs.get(fs.rank() - 1).value());
+  return detail::bw_coalesce(fs, fd, fs.get(fs.rank() - 1).value(), tr);
 }
 
 // coalesce_x(L): like coalesce but R(i) == L(i) for every i >= 0, also beyond size(L).

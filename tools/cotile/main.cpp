@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "explain.hpp"
 #include "golden.hpp"
 #include "json.hpp"
 #include "ops.hpp"
@@ -137,6 +138,14 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   if (verb == "calc") return cmd_calc(args);
   if (verb == "golden") return cmd_golden(args);
+  try {
+    if (verb == "explain") return cmd_explain(args);
+    if (verb == "verify") return cmd_verify(args);
+    if (verb == "draw") return cmd_draw(args);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
   std::fprintf(stderr, "cotile: unknown verb '%s'\n%s", verb.c_str(), kUsage);
   return 2;
 }

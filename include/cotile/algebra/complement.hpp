@@ -13,6 +13,16 @@ struct Options {
   bool strict = false;
 };
 
+// What complement did (for explanation tools): the filtered layout, each mode taken in stride
+// order with the gap before it, and the rest that continues to the cotarget.
+struct ComplementTrace {
+  Layout filtered;
+  Int mode_shape[kMaxLeaves], mode_stride[kMaxLeaves], gap[kMaxLeaves], gap_stride[kMaxLeaves];
+  int n = 0;
+  IntTuple rest_shape, rest_stride;
+  bool whole_cotarget = false;  // the layout is a single stride-0 mode
+};
+
 namespace detail {
 
 // Index of the smallest stride (first one on ties), comparing run-time values.
@@ -32,9 +42,12 @@ COTILE_HD constexpr int argmin(const IntTuple& d) {
 // Ensures: C(i) < C(i+1); C(i) != L(j) for i >= 1; size(C) >= T / size(filter(L)).
 // Requires: L injective (each quotient d_(i+1) / (s_i d_i) is non-zero); in strict mode, static
 // strides when filter(L) has more than one mode.
-COTILE_HD constexpr Layout complement(const Layout& l, const IntTuple& cotarget, Options opt = {}) {
+COTILE_HD constexpr Layout complement(const Layout& l, const IntTuple& cotarget, Options opt = {},
+                                      ComplementTrace* tr = nullptr) {
   const Layout f = filter(l);
+  if (tr) tr->filtered = f;
   if (f.shape.is_leaf() && is_constant(f.stride.value(), 0)) {
+    if (tr) tr->whole_cotarget = true;
     // Irreducible rank-1 stride-0 layout: the complement is the whole cotarget.
     return make_layout(coalesce_shape(cotarget));
   }
@@ -55,6 +68,12 @@ COTILE_HD constexpr Layout complement(const Layout& l, const IntTuple& cotarget,
     if (is_constant(new_shape, 0))
       fail("complement", "the layout is not injective (two modes overlap)", "complement needs an injective layout",
            arg("layout", l));
+    if (tr && tr->n < kMaxLeaves) {
+      tr->mode_shape[tr->n] = shape.get(m).value();
+      tr->mode_stride[tr->n] = min_stride;
+      tr->gap[tr->n] = new_shape;
+      tr->gap_stride[tr->n++] = result_stride.get(i).value();
+    }
     shape = remove(shape, m);
     stride = remove(stride, m);
     result_shape.push_back(I(new_shape));
@@ -65,6 +84,12 @@ COTILE_HD constexpr Layout complement(const Layout& l, const IntTuple& cotarget,
   if (is_constant(new_shape, 0))
     fail("complement", "the layout is not injective (two modes overlap)", "complement needs an injective layout",
          arg("layout", l));
+  if (tr && tr->n < kMaxLeaves) {
+    tr->mode_shape[tr->n] = last_s;
+    tr->mode_stride[tr->n] = last_d;
+    tr->gap[tr->n] = new_shape;
+    tr->gap_stride[tr->n++] = result_stride.get(r - 1).value();
+  }
   result_shape.push_back(I(new_shape));
   const Int new_stride = last_d * last_s;
   if (new_stride.value <= 0)
@@ -72,12 +97,16 @@ COTILE_HD constexpr Layout complement(const Layout& l, const IntTuple& cotarget,
   // rest_shape = coalesce(ceil_div(cotarget, new_stride)); strides continue compactly from new_stride.
   const IntTuple rest = coalesce_shape(ceil_div(cotarget, I(new_stride)));
   const IntTuple rest_stride = compact_col_major(rest, new_stride);
+  if (tr) {
+    tr->rest_shape = rest;
+    tr->rest_stride = rest_stride;
+  }
   return coalesce(Layout{make_tuple(result_shape, rest), make_tuple(result_stride, rest_stride)});
 }
 
 // complement(L) = complement(L, cosize(filter(L))).
-COTILE_HD constexpr Layout complement(const Layout& l, Options opt = {}) {
-  return complement(l, I(cosize(filter(l))), opt);
+COTILE_HD constexpr Layout complement(const Layout& l, Options opt = {}, ComplementTrace* tr = nullptr) {
+  return complement(l, I(cosize(filter(l))), opt, tr);
 }
 
 namespace detail {

@@ -5,6 +5,25 @@
 
 namespace cotile {
 
+// What composition did, step by step (for explanation tools).
+struct CompositionStep {
+  enum Action : uint8_t { kStaticZeroStride, kIntegralLhs, kSkip, kTake, kRest };
+  enum Rule : uint8_t { kNone, kStrideDivides, kStrideBelowShape };
+  int rhs_leaf = 0, lhs_mode = 0;
+  Action action = kSkip;
+  Rule rule = kNone;
+  Int curr_shape, curr_stride, rest_shape, rest_stride, next_shape, next_stride, new_shape;
+};
+struct CompositionTrace {
+  Layout lhs_coalesced;
+  CompositionStep steps[96];
+  int n = 0;
+  int leaf = 0;  // the rhs leaf being composed
+  COTILE_HD constexpr void add(const CompositionStep& s) {
+    if (n < 96) steps[n++] = s;
+  }
+};
+
 namespace detail {
 
 // composition_impl(lhs, rhs) for a flat (coalesced) lhs and a rhs layout.
@@ -21,15 +40,27 @@ namespace detail {
 // Requires (checked where values are static, as CuTe does; also on run-time values here):
 //   rest_stride % s_i == 0 or rest_stride < s_i    (stride divisibility)
 //   rest_shape % new_shape == 0                    (shape divisibility)
-COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs, const Layout& orig_lhs) {
+COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs, const Layout& orig_lhs,
+                                            CompositionTrace* tr = nullptr) {
   if (rhs.shape.is_tuple()) {
     LayoutList r;
-    for (int i = 0; i < rhs.rank(); ++i) r.push_back(composition_impl(lhs, rhs.get(i), orig_lhs));
+    for (int i = 0; i < rhs.rank(); ++i) r.push_back(composition_impl(lhs, rhs.get(i), orig_lhs, tr));
     return r.layout();
   }
   const Int rs = rhs.shape.value(), rd = rhs.stride.value();
-  if (is_constant(rd, 0)) return rhs;
-  if (lhs.shape.is_leaf()) return Layout{I(rs), I(rd * lhs.stride.value())};
+  const int leaf = tr ? tr->leaf++ : 0;
+  auto note = [&](CompositionStep::Action a, int mode, CompositionStep::Rule rule, const Int& cs, const Int& cd,
+                  const Int& rsh, const Int& rst, const Int& ns, const Int& nd, const Int& nw) {
+    if (tr) tr->add(CompositionStep{leaf, mode, a, rule, cs, cd, rsh, rst, ns, nd, nw});
+  };
+  if (is_constant(rd, 0)) {
+    note(CompositionStep::kStaticZeroStride, 0, CompositionStep::kNone, {}, {}, rs, rd, {}, {}, {});
+    return rhs;
+  }
+  if (lhs.shape.is_leaf()) {
+    note(CompositionStep::kIntegralLhs, 0, CompositionStep::kNone, lhs.shape.value(), lhs.stride.value(), rs, rd, {}, {}, {});
+    return Layout{I(rs), I(rd * lhs.stride.value())};
+  }
 
   const int r = lhs.rank();
   IntTuple result_shape = IntTuple::tuple(), result_stride = IntTuple::tuple();
@@ -51,7 +82,10 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
            arg("rhs stride at this mode", rest_stride));
     const Int next_shape = ceil_div(curr_shape, abs_rest);
     const Int next_stride = ceil_div(abs_rest, curr_shape) * signum(rest_stride);
+    const CompositionStep::Rule rule =
+        rest_stride.value % curr_shape.value == 0 ? CompositionStep::kStrideDivides : CompositionStep::kStrideBelowShape;
     if (is_constant(next_shape, 1) || is_constant(rest_shape, 1)) {
+      note(CompositionStep::kSkip, i, rule, curr_shape, curr_stride, rest_shape, rest_stride, next_shape, next_stride, {});
       rest_stride = next_stride;
       continue;
     }
@@ -62,12 +96,15 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
       fail("composition", "shape divisibility violated: the rhs shape must be divisible by the lhs mode it lands in",
            "choose an rhs shape that splits evenly across the lhs modes", arg("lhs", orig_lhs), arg("rhs", rhs),
            arg("lhs mode", Layout{I(curr_shape), I(curr_stride)}), arg("remaining rhs shape", rest_shape));
+    note(CompositionStep::kTake, i, rule, curr_shape, curr_stride, rest_shape, rest_stride, next_shape, next_stride, new_shape);
     result_shape.push_back(I(new_shape));
     result_stride.push_back(I(rest_stride * curr_stride));
     rest_shape = rest_shape / new_shape;
     rest_stride = next_stride;
   }
   const Int last_stride = lhs.stride.get(r - 1).value();
+  note(CompositionStep::kRest, r - 1, CompositionStep::kNone, lhs.shape.get(r - 1).value(), last_stride, rest_shape,
+       rest_stride, {}, {}, {});
   if (result_shape.rank() == 0) return Layout{I(rest_shape), I(rest_stride * last_stride)};
   if (is_constant(rest_shape, 1)) return Layout{unwrap(result_shape), unwrap(result_stride)};
   result_shape.push_back(I(rest_shape));
@@ -80,8 +117,10 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
 // composition(A, B): R(c) = A(B(c)) for every c in the domain of B; shape(R) is compatible with
 // shape(B). A is first coalesced (keeping its function beyond its domain).
 // Requires: the divisibility conditions of composition_impl.
-COTILE_HD constexpr Layout composition(const Layout& a, const Layout& b) {
-  return detail::composition_impl(coalesce_x(a), b, a);
+COTILE_HD constexpr Layout composition(const Layout& a, const Layout& b, CompositionTrace* tr = nullptr) {
+  const Layout flat = coalesce_x(a);
+  if (tr) tr->lhs_coalesced = flat;
+  return detail::composition_impl(flat, b, a, tr);
 }
 
 // composition(A, n) for an integer n: the first n elements of A, i.e. A o (n:_1).

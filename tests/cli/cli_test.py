@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The cotile command as a user runs it: exit codes, counterexamples and --json for every verb."""
+import json
+import subprocess
+import sys
+
+COTILE = sys.argv[1]
+failures = 0
+
+
+def run(*args):
+    p = subprocess.run([COTILE, *args], capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(name, cond, detail=""):
+    global failures
+    if not cond:
+        failures += 1
+        print(f"FAIL {name}: {detail}")
+    else:
+        print(f"ok   {name}")
+
+
+FP8 = ["--atom", "cp.async.16B", "--elem", "float_e5m2_t", "--atom-tv", "((_2,_32),_16):((_16,_32),_1)",
+       "--data", "((_128,_32),_1,_4):((_128,_1),_0,_32)"]
+
+# verify: exit status and counterexamples
+rc, out, _ = run("verify", "injective", "(_4,_8):(_1,_4)")
+check("verify injective passes", rc == 0 and out.startswith("PASS"), out)
+rc, out, _ = run("verify", "injective", "(_4,_8):(_1,_2)")
+check("verify injective fails with a counterexample", rc == 1 and "counterexample: L(2,0) = L(0,1) = 2" in out, out)
+rc, out, _ = run("verify", "surjective", "(_4,_8):(_2,_8)", "--codomain", "64")
+check("verify surjective names the missing offset", rc == 1 and "offset 1 is not reached" in out, out)
+rc, out, _ = run("verify", "tv", "((_2,(_4,_8)),_16):((_1,(_256,_2)),_16)", "--tile", "((_2,_8,_16),_1,_4)")
+check("verify tv on the spec's layout_tv", rc == 0, out)
+rc, out, _ = run("verify", "tv", "((_2,(_4,_8)),_16):((_1,(_256,_2)),_8)", "--tile", "((_2,_8,_16),_1,_4)")
+check("verify tv reports a double owner", rc == 1 and "is owned by" in out, out)
+rc, out, _ = run("verify", "copy", *FP8)
+check("verify copy on the spec's FP8 copy", rc == 0 and out.count("PASS") == 5, out)
+rc, out, _ = run("verify", "inverse", "left", "((_128,_32),_1,_4):((_128,_1),_0,_32)")
+check("verify inverse left", rc == 0 and "R = (_128,_128):(_128,_1)" in out, out)
+rc, out, _ = run("verify", "inverse", "left", "(_4,_4):(_1,_2)")
+check("verify inverse left fails on a non-injective layout", rc != 0, out)
+
+# --json for every verb parses, with the documented fields
+for verb_args, fields in [
+    (["calc", "--json", "left_inverse(((_128,_32),_1,_4):((_128,_1),_0,_32))"], ["expression", "result"]),
+    (["explain", "--json"], ["title", "steps", "tables", "notes"]),
+    (["explain", "--json", "cotiled-copy", *FP8], ["title", "steps"]),
+    (["explain", "--json", "tiled-copy", "--atom", "copy.u32", "--elem", "half_t", "--thr", "(_8,_16):(_16,_1)", "--val", "(_1,_2):(_0,_1)"], ["steps"]),
+    (["explain", "--json", "partition", *FP8, "--tensor", "((_128,_32),_1,_4):((128,_1),_0,_32)", "--thread", "7"], ["steps", "tables"]),
+    (["explain", "--json", "mma-partition", "--atom", "SM100_MMA_F8F6F4_SS<float_e5m2_t,float_e5m2_t,float,128,64,K,K>", "--tensor", "(_128,_128):(128,_1)"], ["steps"]),
+    (["explain", "--json", "composition", "(_4,_8):(_2,_16)", "(_2,_8):(_1,_2)"], ["steps", "tables"]),
+    (["verify", "--json", "bijective", "(_4,_8):(_8,_1)"], ["holds", "checks"]),
+    (["draw", "--json", "layout", "(_4,_8):(_8,_1)", "-o", "/dev/null"], ["subject", "cells", "width", "height"]),
+]:
+    rc, out, err = run(*verb_args)
+    try:
+        lines = [json.loads(l) for l in out.strip().splitlines()]
+        ok = rc == 0 and all(f in lines[0] for f in fields)
+    except json.JSONDecodeError as e:
+        ok, err = False, f"{e}: {out[:200]}"
+    check("json " + " ".join(verb_args[:3]), ok, err)
+
+# errors: calc exit status and message
+rc, out, err = run("calc", "left_inverse((_4,_8):(8,_1))", "--strict")
+check("calc --strict refuses a dynamic stride", rc == 1 and "left_inverse: CuTe requires static strides" in err, err)
+rc, out, err = run("explain", "cotiled-copy", "--atom", "cp.async.16B")
+check("explain reports a missing option", rc == 1 and "missing" in err, err)
+
+# the main job (README): cotile explain with no arguments runs the preset
+rc, out, _ = run("explain")
+check("explain runs the fmha-gen-q preset", rc == 0 and "((_2,(_4,_8)),_16):((_1,(_256,_2)),_16)" in out)
+
+print(f"{9 + 13 + 3 - failures} passed, {failures} failed")
+sys.exit(1 if failures else 0)

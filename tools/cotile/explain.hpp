@@ -1,0 +1,66 @@
+// Derivations: the steps of a layout computation, each a named value with its function in its
+// own coordinates and a line saying what the step does and why.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "describe.hpp"
+#include "ops.hpp"
+
+namespace cotile::cli {
+
+struct Step {
+  std::string section;  // e.g. "§7.2" (presets) or ""
+  std::string name;     // "inv_data_layout"
+  std::string value;    // CuTe text
+  std::string function; // "q(a) = ..." ("" when not a layout)
+  std::string domain;
+  std::string why;
+};
+
+struct Table {
+  std::string title;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+};
+
+struct Derivation {
+  std::string title;
+  std::vector<Step> steps;
+  std::vector<Table> tables;
+  std::vector<std::string> notes;
+};
+
+std::string render_text(const Derivation& d);
+std::string render_json(const Derivation& d);
+
+// Options shared by the explain/verify/draw verbs, parsed from --name value pairs.
+struct Flags {
+  std::vector<std::string> positional;
+  std::vector<std::pair<std::string, std::string>> named;
+  bool json = false, strict = false, html = false;
+  bool has(const std::string& k) const;
+  std::string get(const std::string& k, const std::string& fallback = "") const;
+};
+Flags parse_flags(const std::vector<std::string>& args, const std::vector<std::string>& valued);
+
+// A tiled copy described by flags: --atom, --elem and either (--atom-tv, --data) for
+// make_cotiled_copy or (--thr, --val) for make_tiled_copy.
+TiledCopy copy_from_flags(const Flags& f, const std::string& verb);
+
+Derivation explain_cotiled_copy(const CopyAtom& atom, const Layout& atom_tv, const Layout& data, const CalcOptions& opt);
+Derivation explain_tiled_copy(const CopyAtom& atom, const Layout& thr, const Layout& val);
+Derivation explain_partition(const TiledCopy& tc, const Layout& tensor, const Int& thread);
+Derivation explain_mma_partition(const TiledMMA& t, const Layout& tensor, const Int& thread, Operand op);
+Derivation explain_operation(const std::string& op, const std::vector<Value>& args, const CalcOptions& opt);
+Derivation explain_fmha_gen_q(Elem e, int64_t head_dim, int64_t m_tile, const CalcOptions& opt);
+
+// The ownership table of a partitioned 2-D tensor (spec §8.2): per thread, rows and columns.
+Table ownership_table(const TiledCopy& tc, const IntTuple& tensor_shape, const std::vector<int64_t>& threads);
+
+int cmd_explain(const std::vector<std::string>& args);
+int cmd_verify(const std::vector<std::string>& args);
+int cmd_draw(const std::vector<std::string>& args);
+
+}  // namespace cotile::cli
