@@ -9,6 +9,20 @@
 #define COTILE_HD
 #endif
 
+#if defined(__CUDACC__)
+#define COTILE_INLINE __forceinline__
+#define COTILE_UNROLL _Pragma("unroll")
+#elif defined(__clang__)
+#define COTILE_INLINE inline __attribute__((always_inline))
+#define COTILE_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define COTILE_INLINE inline __attribute__((always_inline))
+#define COTILE_UNROLL _Pragma("GCC unroll 1024")
+#else
+#define COTILE_INLINE inline
+#define COTILE_UNROLL
+#endif
+
 namespace cotile {
 
 // Fixed capacities: every value is allocation-free so that the same code runs at compile time,

@@ -8,15 +8,14 @@
 
 #include "config.hpp"
 
-#if !defined(__CUDA_ARCH__)
+#include <cstdio>
+
 #include <stdexcept>
 #include <string>
 #include <utility>
-#endif
 
 namespace cotile {
 
-#if !defined(__CUDA_ARCH__)
 // Error thrown on the host. what() is the full multi-line message:
 //   <op>: <rule>
 //     <name> = <value>
@@ -41,7 +40,6 @@ inline std::string to_string(const char* s) { return s; }
 
 // Formats an error message; the argument lines come pre-printed.
 std::string format_error(const char* op, const char* rule, const std::string& args, const char* hint);
-#endif
 
 // A named argument of an error report: arg("lhs", layout).
 template <class T>
@@ -71,13 +69,11 @@ template <class... Ts>
 #endif
 }
 
-#if !defined(__CUDA_ARCH__)
 inline std::string format_error(const char* op, const char* rule, const std::string& args,
                                 const char* hint) {
   std::string m = std::string(op) + ": " + rule + args;
   if (hint != nullptr) m += std::string("\n  fix: ") + hint;
   return m;
 }
-#endif
 
 }  // namespace cotile

@@ -15,20 +15,52 @@
 #include "config.hpp"
 #include "error.hpp"
 
-#if !defined(__CUDA_ARCH__)
 #include <string>
-#endif
 
 namespace cotile {
+
+struct Tape;
 
 struct Int {
   int64_t value = 0;
   bool is_static = false;
+  // A symbolic run-time value (used when the typed layer evaluates an algorithm at compile time
+  // with unknown dynamic leaves): node `sym` of `tape` computes it; `value` is a placeholder 1.
+  int16_t sym = -1;
+  Tape* tape = nullptr;
 
   friend COTILE_HD constexpr bool operator==(const Int& a, const Int& b) {
     return a.value == b.value && a.is_static == b.is_static;
   }
 };
+
+// A straight-line program recorded while an algorithm runs on symbolic values: each node is an
+// operation on earlier nodes, inputs or constants. The typed layer runs it to compute the dynamic
+// leaves of a result, so the algorithm itself is written once, in the engine.
+enum class TapeOp : uint8_t { kInput, kAdd, kSub, kMul, kDiv, kMod, kMin, kMax, kAbs, kSignum, kEq, kLt, kAnd, kOr };
+struct TapeRef {
+  int16_t node = -1;  // >= 0: a node; otherwise the constant `value`
+  int64_t value = 0;
+};
+struct TapeNode {
+  TapeOp op = TapeOp::kInput;
+  TapeRef a, b;
+};
+inline constexpr int kMaxTape = 512;
+struct Tape {
+  TapeNode node[kMaxTape] = {};
+  int16_t n = 0;
+  COTILE_HD constexpr int16_t push(TapeOp op, TapeRef a, TapeRef b);
+  // A new symbolic input: the run-time value of input slot `slot`.
+  COTILE_HD constexpr Int input(int slot) {
+    const int16_t k = push(TapeOp::kInput, TapeRef{-1, slot}, TapeRef{});
+    return Int{1, false, k, this};
+  }
+};
+
+COTILE_HD constexpr bool is_symbolic(const Int& x) { return x.sym >= 0; }
+// A value whose run-time number is known here (static, or an ordinary dynamic value).
+COTILE_HD constexpr bool is_known(const Int& x) { return x.is_static || x.sym < 0; }
 
 // Constructors by staticness: S(128) is _128, D(128) is the run-time 128.
 COTILE_HD constexpr Int S(int64_t v) { return Int{v, true}; }
@@ -37,11 +69,9 @@ COTILE_HD constexpr Int D(int64_t v) { return Int{v, false}; }
 // is_constant<n>(x): x is static and equals n (CuTe's is_constant<n, T>).
 COTILE_HD constexpr bool is_constant(const Int& x, int64_t n) { return x.is_static && x.value == n; }
 
-#if !defined(__CUDA_ARCH__)
 inline std::string to_string(const Int& x) {
   return (x.is_static ? "_" : "") + std::to_string(x.value);
 }
-#endif
 
 namespace detail {
 
@@ -84,60 +114,83 @@ COTILE_HD constexpr void check_divisor(int64_t a, int64_t b, const char* rule) {
 
 }  // namespace detail
 
+COTILE_HD constexpr int16_t Tape::push(TapeOp op, TapeRef a, TapeRef b) {
+  if (n >= kMaxTape)
+    fail("typed layer", "the computation of the dynamic leaves is longer than the tape (512 steps)",
+         "split the expression into smaller steps");
+  node[n] = TapeNode{op, a, b};
+  return n++;
+}
+
+namespace detail {
+COTILE_HD constexpr TapeRef ref(const Int& x) { return x.sym >= 0 ? TapeRef{x.sym, 0} : TapeRef{-1, x.value}; }
+// The result of an operation: when it is dynamic and an operand is symbolic, record it.
+COTILE_HD constexpr Int result(TapeOp op, const Int& a, const Int& b, int64_t value, bool is_static) {
+  if (is_static || (a.sym < 0 && b.sym < 0)) return Int{value, is_static};
+  Tape* t = a.tape ? a.tape : b.tape;
+  return Int{1, false, t->push(op, ref(a), ref(b)), t};
+}
+}  // namespace detail
+
 // --- arithmetic with CuTe's staticness rules -------------------------------------------------
 
 COTILE_HD constexpr Int operator+(const Int& a, const Int& b) {
-  return Int{detail::checked_add(a.value, b.value), a.is_static && b.is_static};
+  return detail::result(TapeOp::kAdd, a, b, detail::checked_add(a.value, b.value), a.is_static && b.is_static);
 }
 COTILE_HD constexpr Int operator-(const Int& a, const Int& b) {
-  return Int{detail::checked_sub(a.value, b.value), a.is_static && b.is_static};
+  return detail::result(TapeOp::kSub, a, b, detail::checked_sub(a.value, b.value), a.is_static && b.is_static);
 }
 COTILE_HD constexpr Int operator*(const Int& a, const Int& b) {
   const bool zero = is_constant(a, 0) || is_constant(b, 0);
-  return Int{zero ? 0 : detail::checked_mul(a.value, b.value), (a.is_static && b.is_static) || zero};
+  return detail::result(TapeOp::kMul, a, b, zero ? 0 : detail::checked_mul(a.value, b.value),
+                        (a.is_static && b.is_static) || zero);
 }
 // Truncating division (C++ semantics).
 COTILE_HD constexpr Int operator/(const Int& a, const Int& b) {
   detail::check_divisor(a.value, b.value, "division by zero in a / b");
-  return Int{a.value / b.value, (a.is_static && b.is_static) || is_constant(a, 0)};
+  return detail::result(TapeOp::kDiv, a, b, a.value / b.value, (a.is_static && b.is_static) || is_constant(a, 0));
 }
 COTILE_HD constexpr Int operator%(const Int& a, const Int& b) {
   detail::check_divisor(a.value, b.value, "division by zero in a % b");
   const bool zero = is_constant(a, 0) || is_constant(b, 1) || is_constant(b, -1);
-  return Int{a.value % b.value, (a.is_static && b.is_static) || zero};
+  return detail::result(TapeOp::kMod, a, b, zero ? 0 : a.value % b.value, (a.is_static && b.is_static) || zero);
 }
 COTILE_HD constexpr Int operator-(const Int& a) { return S(0) - a; }
 
 // Booleans are Ints holding 0 or 1 (CuTe prints static ones as _0/_1).
 COTILE_HD constexpr Int equal(const Int& a, const Int& b) {
-  return Int{a.value == b.value ? 1 : 0, a.is_static && b.is_static};
+  return detail::result(TapeOp::kEq, a, b, a.value == b.value ? 1 : 0, a.is_static && b.is_static);
 }
 COTILE_HD constexpr Int less(const Int& a, const Int& b) {
-  return Int{a.value < b.value ? 1 : 0, a.is_static && b.is_static};
+  return detail::result(TapeOp::kLt, a, b, a.value < b.value ? 1 : 0, a.is_static && b.is_static);
 }
 COTILE_HD constexpr Int logical_and(const Int& a, const Int& b) {
   const bool static_false = is_constant(a, 0) || is_constant(b, 0);
-  return Int{(a.value != 0 && b.value != 0) ? 1 : 0, (a.is_static && b.is_static) || static_false};
+  return detail::result(TapeOp::kAnd, a, b, (!static_false && a.value != 0 && b.value != 0) ? 1 : 0,
+                        (a.is_static && b.is_static) || static_false);
 }
 COTILE_HD constexpr Int logical_or(const Int& a, const Int& b) {
   const bool static_true = (a.is_static && a.value != 0) || (b.is_static && b.value != 0);
-  return Int{(a.value != 0 || b.value != 0) ? 1 : 0, (a.is_static && b.is_static) || static_true};
+  return detail::result(TapeOp::kOr, a, b, (static_true || a.value != 0 || b.value != 0) ? 1 : 0,
+                        (a.is_static && b.is_static) || static_true);
 }
 
 COTILE_HD constexpr Int abs(const Int& a) {
   if (a.value == detail::kIntMin) fail("integer arithmetic", "64-bit overflow in abs(a)", nullptr, arg("a", a.value));
-  return Int{a.value < 0 ? -a.value : a.value, a.is_static};
+  return detail::result(TapeOp::kAbs, a, S(0), a.value < 0 ? -a.value : a.value, a.is_static);
 }
 COTILE_HD constexpr Int signum(const Int& a) {
-  return Int{a.value > 0 ? 1 : (a.value < 0 ? -1 : 0), a.is_static};
+  return detail::result(TapeOp::kSignum, a, S(0), a.value > 0 ? 1 : (a.value < 0 ? -1 : 0), a.is_static);
 }
 COTILE_HD constexpr Int min(const Int& a, const Int& b) {
-  return Int{a.value < b.value ? a.value : b.value, a.is_static && b.is_static};
+  return detail::result(TapeOp::kMin, a, b, a.value < b.value ? a.value : b.value, a.is_static && b.is_static);
 }
 COTILE_HD constexpr Int max(const Int& a, const Int& b) {
-  return Int{a.value < b.value ? b.value : a.value, a.is_static && b.is_static};
+  return detail::result(TapeOp::kMax, a, b, a.value < b.value ? b.value : a.value, a.is_static && b.is_static);
 }
 COTILE_HD constexpr Int gcd(const Int& a, const Int& b) {
+  if (is_symbolic(a) || is_symbolic(b))
+    fail("gcd", "gcd of a run-time value is not supported in the typed layer", "make the operands static");
   int64_t x = a.value < 0 ? -a.value : a.value, y = b.value < 0 ? -b.value : b.value;
   while (y != 0) {
     const int64_t t = x % y;

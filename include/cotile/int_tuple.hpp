@@ -7,15 +7,12 @@
 #include "int.hpp"
 #include "tree.hpp"
 
-#if !defined(__CUDA_ARCH__)
 #include <string>
-#endif
 
 namespace cotile {
 
 using IntTuple = Tree<Int, kMaxLeaves, kMaxNodes>;
 
-#if !defined(__CUDA_ARCH__)
 // CuTe print format: _8, 8, (_2,4), ((_2,_4),8). No spaces.
 inline std::string to_string(const IntTuple& t) {
   if (t.is_leaf()) return to_string(t.value());
@@ -23,7 +20,6 @@ inline std::string to_string(const IntTuple& t) {
   for (int i = 0; i < t.rank(); ++i) s += (i ? "," : "") + to_string(t.get(i));
   return s + ")";
 }
-#endif
 
 // --- construction ---------------------------------------------------------------------------
 
@@ -211,7 +207,7 @@ COTILE_HD constexpr IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
   if (b.is_tuple()) return shape_div(a, I(product(b)));
   const Int x = a.value(), y = b.value();
   if (y.value == 0) fail("shape_div", "division by zero", nullptr, arg("a", a), arg("b", b));
-  if (x.value % y.value != 0 && y.value % x.value != 0)
+  if (is_known(x) && is_known(y) && x.value % y.value != 0 && y.value % x.value != 0)
     fail("shape_div", "divisibility condition a % b == 0 or b % a == 0 violated", nullptr, arg("a", a), arg("b", b));
   return I(ceil_div(x, y));
 }

@@ -20,9 +20,7 @@ struct Layout {
   COTILE_HD constexpr Layout get(int i) const { return Layout{shape.get(i), stride.get(i)}; }
 };
 
-#if !defined(__CUDA_ARCH__)
 inline std::string to_string(const Layout& l) { return to_string(l.shape) + ":" + to_string(l.stride); }
-#endif
 
 // --- construction ---------------------------------------------------------------------------
 

@@ -54,7 +54,6 @@ COTILE_HD constexpr ComposedLayout tile_to_shape(const ComposedLayout& c, const 
   return ComposedLayout{c.swizzle, c.offset, tile_to_shape(c.layout, trg, order)};
 }
 
-#if !defined(__CUDA_ARCH__)
 inline std::string to_string(const Swizzle& s) {
   return "Sw<" + std::to_string(s.b) + "," + std::to_string(s.m) + "," + std::to_string(s.s) + ">";
 }
@@ -62,6 +61,5 @@ inline std::string to_string(const ComposedLayout& c) {
   if (c.is_plain()) return to_string(c.layout);
   return to_string(c.swizzle) + " o " + to_string(c.offset) + " o " + to_string(c.layout);
 }
-#endif
 
 }  // namespace cotile

@@ -34,7 +34,6 @@ COTILE_HD constexpr Tile tile_of_shape(const IntTuple& s) {
   return t;
 }
 
-#if !defined(__CUDA_ARCH__)
 inline std::string to_string(const TileLeaf& x) {
   switch (x.kind) {
     case TileLeaf::kUnderscore: return "_";
@@ -48,6 +47,5 @@ inline std::string to_string(const Tile& t) {
   for (int i = 0; i < t.rank(); ++i) s += (i ? "," : "") + to_string(t.get(i));
   return s + ")";
 }
-#endif
 
 }  // namespace cotile

@@ -16,7 +16,7 @@ namespace cotile {
 template <class Leaf, int MaxLeaves, int MaxNodes>
 class Tree {
  public:
-  COTILE_HD constexpr Tree() = default;  // the empty tuple ()
+  constexpr Tree() = default;  // the empty tuple ()
 
   COTILE_HD static constexpr Tree leaf(const Leaf& x) {
     Tree t;
@@ -128,6 +128,9 @@ class Tree {
     return t;
   }
 
+ public:
+  // Public only so that a Tree is a structural type (usable as a template argument); use the
+  // accessors above.
   int8_t code_[MaxNodes] = {0};
   Leaf leaf_[MaxLeaves] = {};
   uint8_t nodes_ = 1;  // the empty tuple is one node with zero children

@@ -71,10 +71,11 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
     if (curr_shape.value <= 0)
       fail("composition", "the lhs has a mode of size <= 0", "shapes must be positive", arg("lhs", orig_lhs),
            arg("lhs mode", Layout{I(curr_shape), I(curr_stride)}));
-    if (abs_rest.value == 0)
+    if (is_known(abs_rest) && abs_rest.value == 0)
       fail("composition", "the rhs stride is a run-time 0, which no lhs mode can divide",
            "use a static _0 stride for broadcast modes", arg("lhs", orig_lhs), arg("rhs", rhs));
-    if (!(rest_stride.value % curr_shape.value == 0 || rest_stride.value < curr_shape.value))
+    if (is_known(rest_stride) && is_known(curr_shape) &&
+        !(rest_stride.value % curr_shape.value == 0 || rest_stride.value < curr_shape.value))
       fail("composition",
            "stride divisibility violated: the rhs stride must be a multiple of the lhs mode size or smaller than it",
            "make the rhs stride step over whole lhs modes, or reshape the lhs so a mode boundary falls on it",
@@ -92,7 +93,7 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
     const Int new_shape = min(next_shape, rest_shape);
     if (new_shape.value <= 0)
       fail("composition", "the rhs has a mode of size <= 0", "shapes must be positive", arg("lhs", orig_lhs), arg("rhs", rhs));
-    if (rest_shape.value % new_shape.value != 0)
+    if (is_known(rest_shape) && is_known(new_shape) && rest_shape.value % new_shape.value != 0)
       fail("composition", "shape divisibility violated: the rhs shape must be divisible by the lhs mode it lands in",
            "choose an rhs shape that splits evenly across the lhs modes", arg("lhs", orig_lhs), arg("rhs", rhs),
            arg("lhs mode", Layout{I(curr_shape), I(curr_stride)}), arg("remaining rhs shape", rest_shape));

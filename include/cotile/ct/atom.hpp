@@ -1,0 +1,149 @@
+// Typed TiledCopy and TiledMMA for kernels: the engine's objects, built at compile time from
+// static layouts, applied to typed tensors (partition_S/D, partition_A/B/C).
+#pragma once
+
+#include "error.hpp"
+#include "tensor.hpp"
+
+namespace cotile::ct {
+
+// A tiled copy whose engine value Gen::value() is a compile-time constant.
+template <class Gen>
+struct TiledCopy {
+  static constexpr ::cotile::TiledCopy value = Gen::value();
+  static constexpr CopyOp op = value.atom.traits.op;
+  static constexpr Elem elem = value.atom.elem;
+};
+
+namespace op {
+template <class Gen, bool Src>
+struct PartitionLayout {
+  constexpr EL operator()(const EL& t, const EInt& thr) const { return partition(Gen::value(), t, thr, Src).layout; }
+};
+template <class Gen, bool Src>
+struct PartitionOffset {
+  constexpr EInt operator()(const EL& t, const EInt& thr) const { return partition(Gen::value(), t, thr, Src).offset; }
+};
+template <class Gen>
+struct LayoutTV {
+  constexpr EL operator()() const { return Gen::value().layout_tv; }
+};
+template <class Gen, bool Src>
+struct LayoutSDTV {
+  constexpr EL operator()() const { return get_layout_tv(Gen::value(), Src); }
+};
+}  // namespace op
+
+// make_cotiled_copy<Op, Elem>(atom_tv, data): requires static layouts (CuTe static_asserts too).
+template <CopyOp Op, Elem E, class AtomTV, class Data>
+COTILE_HD constexpr auto make_cotiled_copy(const AtomTV&, const Data&) {
+  static_assert(is_layout_v<AtomTV> && is_layout_v<Data>, "make_cotiled_copy: atom_tv and data_layout must be layouts");
+  static_assert(is_static_v<AtomTV>, "make_cotiled_copy: atom_tv_layout must be static (every shape and stride an Int<N>)");
+  static_assert(require_static<Data::spec, true, Message{"make_cotiled_copy: data_layout"},
+                               Message{"make it a static Int<...> as the spec's replace<0> does"}>());
+  struct Gen {
+    static constexpr ::cotile::TiledCopy value() {
+      return ::cotile::make_cotiled_copy(make_copy_atom(Op, E), ArgOf<AtomTV>::engine_layout(nullptr, 0),
+                                         ArgOf<Data>::engine_layout(nullptr, 0), Options{true});
+    }
+  };
+  return TiledCopy<Gen>{};
+}
+
+// make_tiled_copy<Op, Elem>(thr_layout, val_layout).
+template <CopyOp Op, Elem E, class Thr, class Val>
+COTILE_HD constexpr auto make_tiled_copy(const Thr&, const Val&) {
+  static_assert(is_static_v<Thr> && is_static_v<Val>, "make_tiled_copy: thr_layout and val_layout must be static");
+  struct Gen {
+    static constexpr ::cotile::TiledCopy value() {
+      return ::cotile::make_tiled_copy(make_copy_atom(Op, E), ArgOf<Thr>::engine_layout(nullptr, 0),
+                                       ArgOf<Val>::engine_layout(nullptr, 0));
+    }
+  };
+  return TiledCopy<Gen>{};
+}
+
+template <class Gen>
+COTILE_HD constexpr auto size(const TiledCopy<Gen>&) { return Int<size(TiledCopy<Gen>::value).value>{}; }
+template <class Gen>
+COTILE_HD constexpr auto layout_tv(const TiledCopy<Gen>&) { return lift<op::LayoutTV<Gen>>(); }
+template <class Gen>
+COTILE_HD constexpr auto get_layoutS_TV(const TiledCopy<Gen>&) { return lift<op::LayoutSDTV<Gen, true>>(); }
+template <class Gen>
+COTILE_HD constexpr auto get_layoutD_TV(const TiledCopy<Gen>&) { return lift<op::LayoutSDTV<Gen, false>>(); }
+
+// Thread slices: tc.get_slice(t).partition_S(tensor) in CuTe; here partition_S(tc, tensor, t).
+template <bool Src, class Gen, class Iter, class L, class Thr>
+COTILE_HD COTILE_INLINE constexpr auto partition_impl(const TiledCopy<Gen>&, const Tensor<Iter, L>& t, const Thr& thr) {
+  const auto l = lift<op::PartitionLayout<Gen, Src>, Kind::kLayout, Kind::kInt>(t.layout(), thr);
+  const auto off = lift<op::PartitionOffset<Gen, Src>, Kind::kLayout, Kind::kInt>(t.layout(), thr);
+  return Tensor<Iter, std::remove_cv_t<decltype(l)>>{t.iter + int64_t(off), l};
+}
+template <class Gen, class Iter, class L, class Thr>
+COTILE_HD COTILE_INLINE constexpr auto partition_S(const TiledCopy<Gen>& tc, const Tensor<Iter, L>& t, const Thr& thr) {
+  return partition_impl<true>(tc, t, thr);
+}
+template <class Gen, class Iter, class L, class Thr>
+COTILE_HD COTILE_INLINE constexpr auto partition_D(const TiledCopy<Gen>& tc, const Tensor<Iter, L>& t, const Thr& thr) {
+  return partition_impl<false>(tc, t, thr);
+}
+
+// --- TiledMMA -------------------------------------------------------------------------------
+
+template <class Gen>
+struct TiledMMA {
+  static constexpr ::cotile::TiledMMA value = Gen::value();
+};
+
+namespace op {
+template <class Gen, Operand X>
+struct MmaPartitionLayout {
+  constexpr EL operator()(const EL& t, const EInt& thr) const { return partition(Gen::value(), t, thr, X).layout; }
+};
+template <class Gen, Operand X>
+struct MmaPartitionOffset {
+  constexpr EInt operator()(const EL& t, const EInt& thr) const { return partition(Gen::value(), t, thr, X).offset; }
+};
+template <class Gen, Operand X>
+struct Thrfrg {
+  constexpr EL operator()(const EL& t) const { return thrfrg(Gen::value(), t, X); }
+};
+template <class Gen, Operand X>
+struct MmaLayoutTV {
+  constexpr EL operator()() const { return get_layout_tv(Gen::value(), X); }
+};
+}  // namespace op
+
+// make_tiled_mma<Family, A, B, M, N>(atom_layout).
+template <MmaFamily F, Elem A, Elem B, int M, int N, class AtomLayout>
+COTILE_HD constexpr auto make_tiled_mma(const AtomLayout&) {
+  static_assert(is_static_v<AtomLayout>, "make_tiled_mma: the atom layout must be static");
+  struct Gen {
+    static constexpr ::cotile::TiledMMA value() {
+      return ::cotile::make_tiled_mma(mma_traits(F, A, B, M, N), ArgOf<AtomLayout>::engine_layout(nullptr, 0));
+    }
+  };
+  return TiledMMA<Gen>{};
+}
+template <MmaFamily F, Elem A, Elem B, int M, int N>
+COTILE_HD constexpr auto make_tiled_mma() {
+  return make_tiled_mma<F, A, B, M, N>(make_layout(make_shape(_1{}, _1{}, _1{})));
+}
+
+template <Operand X, class Gen, class Iter, class L, class Thr>
+COTILE_HD COTILE_INLINE constexpr auto partition(const TiledMMA<Gen>&, const Tensor<Iter, L>& t, const Thr& thr) {
+  const auto l = lift<op::MmaPartitionLayout<Gen, X>, Kind::kLayout, Kind::kInt>(t.layout(), thr);
+  const auto off = lift<op::MmaPartitionOffset<Gen, X>, Kind::kLayout, Kind::kInt>(t.layout(), thr);
+  return Tensor<Iter, std::remove_cv_t<decltype(l)>>{t.iter + int64_t(off), l};
+}
+template <class Gen, class T, class Thr> COTILE_HD COTILE_INLINE constexpr auto partition_A(const TiledMMA<Gen>& m, const T& t, const Thr& i) { return partition<Operand::kA>(m, t, i); }
+template <class Gen, class T, class Thr> COTILE_HD COTILE_INLINE constexpr auto partition_B(const TiledMMA<Gen>& m, const T& t, const Thr& i) { return partition<Operand::kB>(m, t, i); }
+template <class Gen, class T, class Thr> COTILE_HD COTILE_INLINE constexpr auto partition_C(const TiledMMA<Gen>& m, const T& t, const Thr& i) { return partition<Operand::kC>(m, t, i); }
+template <class Gen, class L> COTILE_HD COTILE_INLINE constexpr auto thrfrg_A(const TiledMMA<Gen>&, const L& l) { return lift<op::Thrfrg<Gen, Operand::kA>, Kind::kLayout>(l); }
+template <class Gen, class L> COTILE_HD COTILE_INLINE constexpr auto thrfrg_B(const TiledMMA<Gen>&, const L& l) { return lift<op::Thrfrg<Gen, Operand::kB>, Kind::kLayout>(l); }
+template <class Gen, class L> COTILE_HD COTILE_INLINE constexpr auto thrfrg_C(const TiledMMA<Gen>&, const L& l) { return lift<op::Thrfrg<Gen, Operand::kC>, Kind::kLayout>(l); }
+template <class Gen> COTILE_HD constexpr auto get_layoutA_TV(const TiledMMA<Gen>&) { return lift<op::MmaLayoutTV<Gen, Operand::kA>>(); }
+template <class Gen> COTILE_HD constexpr auto get_layoutB_TV(const TiledMMA<Gen>&) { return lift<op::MmaLayoutTV<Gen, Operand::kB>>(); }
+template <class Gen> COTILE_HD constexpr auto get_layoutC_TV(const TiledMMA<Gen>&) { return lift<op::MmaLayoutTV<Gen, Operand::kC>>(); }
+
+}  // namespace cotile::ct

@@ -1,0 +1,8 @@
+// cotile's typed layer: #include <cotile/ct/ct.hpp>, namespace cotile::ct.
+#pragma once
+
+#include "atom.hpp"
+#include "error.hpp"
+#include "layout.hpp"
+#include "tensor.hpp"
+#include "typed.hpp"

@@ -1,0 +1,336 @@
+// Typed layout operations: each is the engine's algorithm, lifted (typed.hpp). Arguments are
+// typed values: Int<N>, plain integers, packs (make_shape/make_stride/make_coord/make_tile),
+// Tuples and Layouts. Options follow CuTe exactly (strict): where CuTe refuses a dynamic
+// argument, so does the typed layer.
+#pragma once
+
+#include "typed.hpp"
+
+namespace cotile::ct {
+
+namespace op {
+using EL = ::cotile::Layout;
+inline constexpr Options kStrict{true};
+
+struct MakeLayoutS { constexpr EL operator()(const IntTuple& s) const { return make_layout(s); } };
+struct MakeLayoutSD { constexpr EL operator()(const IntTuple& s, const IntTuple& d) const { return make_layout(s, d); } };
+struct MakeLayoutRight { constexpr EL operator()(const IntTuple& s) const { return make_layout_right(s); } };
+struct MakeOrdered { constexpr EL operator()(const IntTuple& s, const IntTuple& o) const { return make_ordered_layout(s, o); } };
+struct Concat {
+  template <class... Ls>
+  constexpr EL operator()(const Ls&... ls) const { return make_layout_concat(ls...); }
+};
+struct Size {
+  constexpr EInt operator()(const EL& l) const { return size(l); }
+  constexpr EInt operator()(const IntTuple& t) const { return size(t); }
+};
+struct Cosize { constexpr EInt operator()(const EL& l) const { return cosize(l); } };
+struct Rank {
+  constexpr EInt operator()(const EL& l) const { return rank(l); }
+  constexpr EInt operator()(const IntTuple& t) const { return rank(t); }
+};
+struct Depth {
+  constexpr EInt operator()(const EL& l) const { return depth(l); }
+  constexpr EInt operator()(const IntTuple& t) const { return depth(t); }
+};
+struct Shape { constexpr IntTuple operator()(const EL& l) const { return l.shape; } };
+struct Stride { constexpr IntTuple operator()(const EL& l) const { return l.stride; } };
+template <int... Is>
+struct Get {
+  constexpr EL operator()(const EL& l) const {
+    EL r = l;
+    ((r = r.get(Is)), ...);
+    return r;
+  }
+  constexpr IntTuple operator()(const IntTuple& t) const {
+    IntTuple r = t;
+    ((r = r.get(Is)), ...);
+    return r;
+  }
+};
+template <int... Is>
+struct Select {
+  constexpr EL operator()(const EL& l) const { return select(l, make_tuple(I(S(Is))...)); }
+};
+template <int B, int E>
+struct Take {
+  constexpr EL operator()(const EL& l) const { return take(l, B, E); }
+};
+template <int B, int E>
+struct Group {
+  constexpr EL operator()(const EL& l) const { return group(l, B, E); }
+};
+template <int N>
+struct AppendN {
+  constexpr EL operator()(const EL& l) const { return append_to_rank(l, N); }
+};
+struct Append {
+  constexpr EL operator()(const EL& l, const EL& x) const { return append(l, x); }
+};
+template <int N>
+struct Replace {
+  constexpr EL operator()(const EL& l, const EL& x) const { return replace(l, N, x); }
+  constexpr IntTuple operator()(const IntTuple& t, const IntTuple& x) const { return replace(t, N, x); }
+};
+struct Flatten {
+  constexpr EL operator()(const EL& l) const { return flatten(l); }
+  constexpr IntTuple operator()(const IntTuple& t) const { return flatten(t); }
+};
+struct ProductEach { constexpr IntTuple operator()(const IntTuple& t) const { return product_each(t); } };
+struct Coalesce {
+  constexpr EL operator()(const EL& l) const { return coalesce(l); }
+  constexpr EL operator()(const EL& l, const IntTuple& p) const { return coalesce(l, p); }
+};
+struct Filter { constexpr EL operator()(const EL& l) const { return filter(l); } };
+struct FilterZeros { constexpr EL operator()(const EL& l) const { return filter_zeros(l); } };
+struct Zip { constexpr EL operator()(const EL& l) const { return zip(l); } };
+struct Composition {
+  constexpr EL operator()(const EL& a, const EL& b) const { return composition(a, b); }
+  constexpr EL operator()(const EL& a, const Tile& t) const { return composition(a, t); }
+};
+struct Complement {
+  constexpr EL operator()(const EL& l) const { return complement(l, kStrict); }
+  constexpr EL operator()(const EL& l, const IntTuple& t) const { return complement(l, t, kStrict); }
+};
+struct LeftInverse { constexpr EL operator()(const EL& l) const { return left_inverse(l, kStrict); } };
+struct RightInverse { constexpr EL operator()(const EL& l) const { return right_inverse(l); } };
+#define COTILE_CT_TILER_OP(NAME, FN)                                                                  \
+  struct NAME {                                                                                        \
+    constexpr EL operator()(const EL& a, const EL& b) const { return FN(a, tile_layout(b), kStrict); } \
+    constexpr EL operator()(const EL& a, const Tile& t) const { return FN(a, t, kStrict); }           \
+  };
+COTILE_CT_TILER_OP(LogicalDivide, logical_divide)
+COTILE_CT_TILER_OP(ZippedDivide, zipped_divide)
+COTILE_CT_TILER_OP(TiledDivide, tiled_divide)
+COTILE_CT_TILER_OP(FlatDivide, flat_divide)
+COTILE_CT_TILER_OP(LogicalProduct, logical_product)
+COTILE_CT_TILER_OP(ZippedProduct, zipped_product)
+COTILE_CT_TILER_OP(TiledProduct, tiled_product)
+#undef COTILE_CT_TILER_OP
+struct BlockedProduct { constexpr EL operator()(const EL& a, const EL& b) const { return blocked_product(a, b, kStrict); } };
+struct RakedProduct { constexpr EL operator()(const EL& a, const EL& b) const { return raked_product(a, b, kStrict); } };
+template <int N>
+struct Upcast { constexpr EL operator()(const EL& l) const { return upcast(l, N); } };
+template <int N>
+struct Downcast { constexpr EL operator()(const EL& l) const { return downcast(l, N); } };
+struct MaxCommonVector { constexpr EInt operator()(const EL& a, const EL& b) const { return max_common_vector(a, b); } };
+struct MaxCommonLayout { constexpr EL operator()(const EL& a, const EL& b) const { return max_common_layout(a, b); } };
+struct ShapeDiv { constexpr IntTuple operator()(const IntTuple& a, const IntTuple& b) const { return shape_div(a, b); } };
+struct CeilDiv { constexpr IntTuple operator()(const IntTuple& a, const IntTuple& b) const { return ceil_div(a, b); } };
+struct Idx2Crd { constexpr IntTuple operator()(const IntTuple& c, const IntTuple& s) const { return idx2crd(c, s); } };
+struct Crd2Idx {
+  constexpr EInt operator()(const IntTuple& c, const IntTuple& s, const IntTuple& d) const { return crd2idx(c, s, d); }
+};
+struct ElemLess { constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return elem_less(a, b); } };
+struct Product { constexpr EInt operator()(const IntTuple& t) const { return product(t); } };
+}  // namespace op
+
+template <class T>
+inline constexpr bool is_layout_v = is_layout<std::remove_cv_t<std::remove_reference_t<T>>>::value;
+
+// Arguments that are layouts enter as layouts; everything else as an integer tuple or a tile.
+template <class T>
+inline constexpr Kind tuple_kind = is_layout_v<T> ? Kind::kLayout : Kind::kTuple;
+template <class T>
+inline constexpr Kind tiler_kind = is_layout_v<T> ? Kind::kLayout : Kind::kTile;
+
+// --- construction ---------------------------------------------------------------------------
+
+// make_layout(shape) (column-major), make_layout(shape, stride), make_layout(L0, L1, ...).
+template <class S>
+COTILE_HD COTILE_INLINE constexpr auto make_layout(const S& s) {
+  if constexpr (is_layout_v<S>) return lift<op::Concat, Kind::kLayout>(s);
+  else return lift<op::MakeLayoutS, Kind::kTuple>(s);
+}
+template <class S, class D, class... Ls>
+COTILE_HD COTILE_INLINE constexpr auto make_layout(const S& s, const D& d, const Ls&... ls) {
+  if constexpr (is_layout_v<S>) return lift<op::Concat, Kind::kLayout, Kind::kLayout, (ls, Kind::kLayout)...>(s, d, ls...);
+  else return lift<op::MakeLayoutSD, Kind::kTuple, Kind::kTuple>(s, d);
+}
+template <class S>
+COTILE_HD COTILE_INLINE constexpr auto make_layout_right(const S& s) { return lift<op::MakeLayoutRight, Kind::kTuple>(s); }
+template <class S, class O>
+COTILE_HD COTILE_INLINE constexpr auto make_ordered_layout(const S& s, const O& o) {
+  return lift<op::MakeOrdered, Kind::kTuple, Kind::kTuple>(s, o);
+}
+
+// --- accessors ------------------------------------------------------------------------------
+
+template <class T> COTILE_HD COTILE_INLINE constexpr auto size(const T& x) { return lift<op::Size, tuple_kind<T>>(x); }
+template <class T> COTILE_HD COTILE_INLINE constexpr auto rank(const T& x) { return lift<op::Rank, tuple_kind<T>>(x); }
+template <class T> COTILE_HD COTILE_INLINE constexpr auto depth(const T& x) { return lift<op::Depth, tuple_kind<T>>(x); }
+template <class L> COTILE_HD COTILE_INLINE constexpr auto cosize(const L& l) { return lift<op::Cosize, Kind::kLayout>(l); }
+template <class L> COTILE_HD COTILE_INLINE constexpr auto shape(const L& l) { return lift<op::Shape, Kind::kLayout>(l); }
+template <class L> COTILE_HD COTILE_INLINE constexpr auto stride(const L& l) { return lift<op::Stride, Kind::kLayout>(l); }
+template <int... Is, class T> COTILE_HD COTILE_INLINE constexpr auto get(const T& x) { return lift<op::Get<Is...>, tuple_kind<T>>(x); }
+template <int... Is, class L> COTILE_HD COTILE_INLINE constexpr auto layout(const L& l) { return get<Is...>(l); }
+template <int... Is, class L> COTILE_HD COTILE_INLINE constexpr auto select(const L& l) { return lift<op::Select<Is...>, Kind::kLayout>(l); }
+template <int B, int E, class L> COTILE_HD COTILE_INLINE constexpr auto take(const L& l) { return lift<op::Take<B, E>, Kind::kLayout>(l); }
+template <int B, int E, class L> COTILE_HD COTILE_INLINE constexpr auto group(const L& l) { return lift<op::Group<B, E>, Kind::kLayout>(l); }
+template <int N, class L> COTILE_HD COTILE_INLINE constexpr auto append(const L& l) { return lift<op::AppendN<N>, Kind::kLayout>(l); }
+template <class L, class X> COTILE_HD COTILE_INLINE constexpr auto append(const L& l, const X& x) {
+  return lift<op::Append, Kind::kLayout, Kind::kLayout>(l, x);
+}
+template <int N, class T, class X> COTILE_HD COTILE_INLINE constexpr auto replace(const T& t, const X& x) {
+  return lift<op::Replace<N>, tuple_kind<T>, tuple_kind<T>>(t, x);
+}
+template <class T> COTILE_HD COTILE_INLINE constexpr auto flatten(const T& x) { return lift<op::Flatten, tuple_kind<T>>(x); }
+template <class T> COTILE_HD COTILE_INLINE constexpr auto product_each(const T& x) { return lift<op::ProductEach, Kind::kTuple>(x); }
+template <class T> COTILE_HD COTILE_INLINE constexpr auto product(const T& x) { return lift<op::Product, Kind::kTuple>(x); }
+
+// --- algebra --------------------------------------------------------------------------------
+
+template <class L> COTILE_HD COTILE_INLINE constexpr auto coalesce(const L& l) { return lift<op::Coalesce, Kind::kLayout>(l); }
+template <class L, class P> COTILE_HD COTILE_INLINE constexpr auto coalesce(const L& l, const P& p) {
+  return lift<op::Coalesce, Kind::kLayout, Kind::kTuple>(l, p);
+}
+template <class L> COTILE_HD COTILE_INLINE constexpr auto filter(const L& l) { return lift<op::Filter, Kind::kLayout>(l); }
+template <class L> COTILE_HD COTILE_INLINE constexpr auto filter_zeros(const L& l) { return lift<op::FilterZeros, Kind::kLayout>(l); }
+template <class L> COTILE_HD COTILE_INLINE constexpr auto zip(const L& l) { return lift<op::Zip, Kind::kLayout>(l); }
+template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto composition(const A& a, const B& b) {
+  return lift<op::Composition, Kind::kLayout, tiler_kind<B>>(a, b);
+}
+template <class L> COTILE_HD COTILE_INLINE constexpr auto complement(const L& l) { return lift<op::Complement, Kind::kLayout>(l); }
+template <class L, class T> COTILE_HD COTILE_INLINE constexpr auto complement(const L& l, const T& t) {
+  return lift<op::Complement, Kind::kLayout, Kind::kTuple>(l, t);
+}
+template <class L> COTILE_HD COTILE_INLINE constexpr auto right_inverse(const L& l) { return lift<op::RightInverse, Kind::kLayout>(l); }
+#define COTILE_CT_TILER_FN(NAME, OP)                                          \
+  template <class A, class B>                                                 \
+  COTILE_HD COTILE_INLINE constexpr auto NAME(const A& a, const B& b) {       \
+    return lift<op::OP, Kind::kLayout, tiler_kind<B>>(a, b);                  \
+  }
+COTILE_CT_TILER_FN(logical_divide, LogicalDivide)
+COTILE_CT_TILER_FN(zipped_divide, ZippedDivide)
+COTILE_CT_TILER_FN(tiled_divide, TiledDivide)
+COTILE_CT_TILER_FN(flat_divide, FlatDivide)
+COTILE_CT_TILER_FN(logical_product, LogicalProduct)
+COTILE_CT_TILER_FN(zipped_product, ZippedProduct)
+COTILE_CT_TILER_FN(tiled_product, TiledProduct)
+#undef COTILE_CT_TILER_FN
+template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto blocked_product(const A& a, const B& b) {
+  return lift<op::BlockedProduct, Kind::kLayout, Kind::kLayout>(a, b);
+}
+template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto raked_product(const A& a, const B& b) {
+  return lift<op::RakedProduct, Kind::kLayout, Kind::kLayout>(a, b);
+}
+template <int N, class L> COTILE_HD COTILE_INLINE constexpr auto upcast(const L& l) { return lift<op::Upcast<N>, Kind::kLayout>(l); }
+template <int N, class L> COTILE_HD COTILE_INLINE constexpr auto downcast(const L& l) { return lift<op::Downcast<N>, Kind::kLayout>(l); }
+template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto max_common_vector(const A& a, const B& b) {
+  return lift<op::MaxCommonVector, Kind::kLayout, Kind::kLayout>(a, b);
+}
+template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto max_common_layout(const A& a, const B& b) {
+  return lift<op::MaxCommonLayout, Kind::kLayout, Kind::kLayout>(a, b);
+}
+template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto shape_div(const A& a, const B& b) {
+  return lift<op::ShapeDiv, Kind::kTuple, Kind::kTuple>(a, b);
+}
+template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto ceil_div(const A& a, const B& b) {
+  return lift<op::CeilDiv, Kind::kTuple, Kind::kTuple>(a, b);
+}
+template <class C, class S> COTILE_HD COTILE_INLINE constexpr auto idx2crd(const C& c, const S& s) {
+  return lift<op::Idx2Crd, Kind::kTuple, Kind::kTuple>(c, s);
+}
+template <class C, class S, class D> COTILE_HD COTILE_INLINE constexpr auto crd2idx(const C& c, const S& s, const D& d) {
+  return lift<op::Crd2Idx, Kind::kTuple, Kind::kTuple, Kind::kTuple>(c, s, d);
+}
+template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto elem_less(const A& a, const B& b) {
+  return lift<op::ElemLess, Kind::kTuple, Kind::kTuple>(a, b);
+}
+
+// --- static queries -------------------------------------------------------------------------
+
+// is_static<T>: decided by the type alone (CuTe's is_static).
+template <class T>
+struct is_static : std::false_type {};
+template <int64_t N>
+struct is_static<Int<N>> : std::true_type {};
+template <auto S>
+struct is_static<Tuple<S>> : std::bool_constant<S.slots == 0> {};
+template <auto S>
+struct is_static<Layout<S>> : std::bool_constant<S.slots() == 0> {};
+template <>
+struct is_static<Pack<>> : std::true_type {};
+template <class T, class... Ts>
+struct is_static<Pack<T, Ts...>> : std::bool_constant<is_static<T>::value && is_static<Pack<Ts...>>::value> {};
+template <class T>
+inline constexpr bool is_static_v = is_static<std::remove_cv_t<std::remove_reference_t<T>>>::value;
+
+// --- printing (host): the engine's text ----------------------------------------------------
+
+template <auto S>
+inline std::string to_string(const Layout<S>& l) { return ::cotile::to_string(engine(l)); }
+template <auto S>
+inline std::string to_string(const Tuple<S>& t) { return ::cotile::to_string(engine(t)); }
+template <int64_t N>
+inline std::string to_string(Int<N>) { return "_" + std::to_string(N); }
+template <class T>
+inline void print(const T& x) { std::fputs(to_string(x).c_str(), stdout); }
+
+}  // namespace cotile::ct
+
+#include "error.hpp"
+
+namespace cotile::ct {
+
+// The requirement "these leaves are static", with a message naming the first dynamic one:
+//   "<what> must be static; stride at mode (0,0) is dynamic (int); <fix>"
+// What and Fix are string literals given as template arguments (Message{"..."}).
+namespace detail {
+constexpr bool find_dynamic(const IntTuple& t, int* path, int& depth) {
+  if (t.is_leaf()) return !t.value().is_static;
+  for (int i = 0; i < t.rank(); ++i) {
+    path[depth++] = i;
+    if (find_dynamic(t.get(i), path, depth)) return true;
+    --depth;
+  }
+  return false;
+}
+template <auto S, bool ShapesToo, Message What, Message Fix>
+constexpr MessageBuilder dynamic_leaf_message() {
+  MessageBuilder b;
+  b.add(What.text).add(ShapesToo ? " must be static; " : " must have static strides; ");
+  int path[16] = {};
+  int depth = 0;
+  const bool in_shape = ShapesToo && find_dynamic(expand(S.shape, nullptr, nullptr, 0), path, depth);
+  if (!in_shape) {
+    depth = 0;
+    find_dynamic(expand(S.stride, nullptr, nullptr, 0), path, depth);
+  }
+  b.add(in_shape ? "shape" : "stride").add(" at mode (");
+  for (int i = 0; i < depth; ++i) {
+    if (i) b.add(",");
+    b.add(long(path[i]));
+  }
+  return b.add(") is dynamic (int); ").add(Fix.text);
+}
+template <auto S, bool ShapesToo>
+constexpr bool all_static() {
+  const IntTuple sh = expand(S.shape, nullptr, nullptr, 0), st = expand(S.stride, nullptr, nullptr, 0);
+  for (int k = 0; k < st.num_leaves(); ++k)
+    if (!st.leaf_at(k).is_static || (ShapesToo && !sh.leaf_at(k).is_static)) return false;
+  return true;
+}
+}  // namespace detail
+
+// static_assert(require_static<L::spec, true, Message{"op: what"}, Message{"fix"}>()): fails with
+// the message in the first error line when a required leaf is dynamic.
+template <auto S, bool ShapesToo, Message What, Message Fix>
+constexpr bool require_static() {
+  if constexpr (detail::all_static<S, ShapesToo>()) {
+    return true;
+  } else {
+    constexpr MessageBuilder b = detail::dynamic_leaf_message<S, ShapesToo, What, Fix>();
+    return Require<false, to_message<b.n + 1>(b)>::value;
+  }
+}
+
+// left_inverse and complement of rank > 1 need static strides (CuTe refuses too).
+template <auto S>
+COTILE_HD COTILE_INLINE constexpr auto left_inverse(const Layout<S>& l) {
+  static_assert(require_static<S, false, Message{"left_inverse: the layout"},
+                               Message{"make the strides static Int<N> (the inverse's structure depends on their order)"}>());
+  return lift<op::LeftInverse, Kind::kLayout>(l);
+}
+
+}  // namespace cotile::ct

@@ -1,0 +1,220 @@
+// Typed tensors: an iterator (global/shared memory pointer, register array, or coordinates)
+// and a typed layout. Slicing with '_' keeps modes and moves the iterator by the offset of the
+// fixed ones; local_tile and local_partition select a tile and a thread's part of it.
+#pragma once
+
+#include "layout.hpp"
+
+namespace cotile::ct {
+
+namespace op {
+// slice(c, L) and its offset (slice.hpp); two lifts of the same engine function.
+struct SliceLayout {
+  constexpr EL operator()(const EL& l, const Tile& c) const { return slice_and_offset(c, l).layout; }
+};
+struct SliceOffset {
+  constexpr EInt operator()(const EL& l, const Tile& c) const { return slice_and_offset(c, l).offset; }
+};
+}  // namespace op
+
+// Pointers tagged with their memory space (documentation and overload sets for copies).
+template <class T>
+struct gmem_ptr {
+  T* ptr;
+  using value_type = T;
+  COTILE_HD constexpr T& operator[](int64_t i) const { return ptr[i]; }
+  COTILE_HD constexpr gmem_ptr operator+(int64_t i) const { return {ptr + i}; }
+  COTILE_HD constexpr T* get() const { return ptr; }
+};
+template <class T>
+struct smem_ptr {
+  T* ptr;
+  using value_type = T;
+  COTILE_HD constexpr T& operator[](int64_t i) const { return ptr[i]; }
+  COTILE_HD constexpr smem_ptr operator+(int64_t i) const { return {ptr + i}; }
+  COTILE_HD constexpr T* get() const { return ptr; }
+};
+template <class T>
+COTILE_HD constexpr gmem_ptr<T> make_gmem_ptr(T* p) { return {p}; }
+template <class T>
+COTILE_HD constexpr smem_ptr<T> make_smem_ptr(T* p) { return {p}; }
+
+// Registers: N values owned by the tensor (a static layout's cosize).
+template <class T, int N>
+struct ArrayEngine {
+  T data[N] = {};
+  using value_type = T;
+};
+template <class T, int N>
+struct ArrayIter {
+  ArrayEngine<T, N>* array;
+  int64_t base = 0;
+  using value_type = T;
+  COTILE_HD constexpr T& operator[](int64_t i) const { return array->data[base + i]; }
+  COTILE_HD constexpr ArrayIter operator+(int64_t i) const { return {array, base + i}; }
+};
+
+// Coordinates: element q of an identity tensor over shape S is idx2crd(q, S).
+template <class Shape>
+struct CoordIter {
+  Shape shape;
+  int64_t base = 0;
+  COTILE_HD constexpr auto operator[](int64_t i) const { return idx2crd(base + i, shape); }
+  COTILE_HD constexpr CoordIter operator+(int64_t i) const { return {shape, base + i}; }
+};
+
+template <class T>
+struct has_underscore : std::false_type {};
+template <>
+struct has_underscore<Underscore> : std::true_type {};
+template <class T, class... Ts>
+struct has_underscore<Pack<T, Ts...>> : std::bool_constant<has_underscore<T>::value || (has_underscore<Ts>::value || ...)> {};
+
+template <class Iter, class L, class Storage = void>
+struct Tensor {
+  Iter iter;
+  L layout_;
+
+  COTILE_HD constexpr const L& layout() const { return layout_; }
+  COTILE_HD constexpr const Iter& data() const { return iter; }
+
+  // T(c): the element at coordinate c, or, when c holds '_', the sliced sub-tensor.
+  template <class C>
+  COTILE_HD COTILE_INLINE constexpr decltype(auto) operator()(const C& c) const {
+    if constexpr (has_underscore<C>::value) {
+      const auto sub = lift<op::SliceLayout, Kind::kLayout, Kind::kTile>(layout_, c);
+      const auto off = lift<op::SliceOffset, Kind::kLayout, Kind::kTile>(layout_, c);
+      return Tensor<Iter, std::remove_cv_t<decltype(sub)>>{iter + int64_t(off), sub};
+    } else {
+      return iter[int64_t(layout_(c))];
+    }
+  }
+  template <class C0, class C1, class... Cs>
+  COTILE_HD COTILE_INLINE constexpr decltype(auto) operator()(const C0& c0, const C1& c1, const Cs&... cs) const {
+    return (*this)(make_coord(c0, c1, cs...));
+  }
+  template <class I>
+  COTILE_HD COTILE_INLINE constexpr decltype(auto) operator[](const I& i) const { return iter[int64_t(layout_(i))]; }
+};
+
+// A register tensor owns its storage.
+template <class T, class L, int N>
+struct RegisterTensor {
+  ArrayEngine<T, N> storage;
+  L layout_;
+  COTILE_HD constexpr const L& layout() const { return layout_; }
+  template <class... Cs>
+  COTILE_HD COTILE_INLINE constexpr T& operator()(const Cs&... cs) {
+    return storage.data[int64_t(layout_(cs...))];
+  }
+  template <class I>
+  COTILE_HD COTILE_INLINE constexpr T& operator[](const I& i) { return storage.data[int64_t(layout_(i))]; }
+  COTILE_HD constexpr T* data() { return storage.data; }
+};
+
+template <class Iter, class L>
+COTILE_HD constexpr auto make_tensor(const Iter& it, const L& l) {
+  static_assert(is_layout_v<L>, "make_tensor(ptr, layout): the second argument must be a cotile::ct::Layout");
+  return Tensor<Iter, L>{it, l};
+}
+
+// make_tensor<T>(layout): registers for a static layout (cosize(layout) values of T).
+template <class T, class L>
+COTILE_HD constexpr auto make_tensor(const L& l) {
+  static_assert(require_static<L::spec, true, Message{"make_tensor<T>(layout): a register tensor's layout"},
+                               Message{"its cosize is the number of registers: make every shape and stride an Int<N>"}>());
+  constexpr int64_t n = decltype(cosize(l))::value;
+  return RegisterTensor<T, L, int(n)>{{}, l};
+}
+
+// make_identity_tensor(shape): element c is the coordinate c itself (for masks, spec §8.3).
+template <class S>
+COTILE_HD constexpr auto make_identity_tensor(const S& s) {
+  return Tensor<CoordIter<S>, decltype(make_layout(s))>{CoordIter<S>{s, 0}, make_layout(s)};
+}
+
+template <class Iter, class L>
+COTILE_HD constexpr auto size(const Tensor<Iter, L>& t) { return size(t.layout()); }
+template <class Iter, class L>
+COTILE_HD constexpr auto shape(const Tensor<Iter, L>& t) { return shape(t.layout()); }
+
+// repeat<N>(_) as a pack (CuTe's repeat<N>(_)); a single '_' when N == 1.
+template <size_t... Is>
+COTILE_HD constexpr auto make_pack_repeat(std::index_sequence<Is...>) { return make_pack(((void)Is, _)...); }
+template <int N>
+COTILE_HD constexpr auto repeat_(Underscore) {
+  if constexpr (N == 1) return _;
+  else return make_pack_repeat(std::make_index_sequence<N>{});
+}
+
+// append<N>(coord, _): pad a coordinate pack with '_' up to N modes.
+COTILE_HD constexpr auto append_underscore(const Pack<>&) { return make_pack(_); }
+template <class T, class... Ts>
+COTILE_HD constexpr auto append_underscore(const Pack<T, Ts...>& c) {
+  return Pack<T, Ts..., Underscore>{c.first, append_underscore(c.rest)};
+}
+template <int N, class... Ts>
+COTILE_HD constexpr auto pad_coord(const Pack<Ts...>& c) {
+  if constexpr (sizeof...(Ts) >= N) return c;
+  else return pad_coord<N>(append_underscore(c));
+}
+
+// local_tile(tensor, tiler, coord): the tile at `coord` of zipped_divide(tensor, tiler), its
+// tile modes unpacked (CuTe's inner partition).
+template <class Iter, class L, class Tiler, class C>
+COTILE_HD COTILE_INLINE constexpr auto local_tile(const Tensor<Iter, L>& t, const Tiler& tiler, const C& coord) {
+  const auto z = zipped_divide(t.layout(), tiler);
+  constexpr int R0 = decltype(rank(get<0>(z)))::value;
+  constexpr int R1 = decltype(rank(get<1>(z)))::value;
+  const Tensor<Iter, std::remove_cv_t<decltype(z)>> tz{t.iter, z};
+  if constexpr (std::is_integral_v<C> || is_static_int<C>::value) return tz(make_coord(repeat_<R0>(_), coord));
+  else return tz(make_coord(repeat_<R0>(_), pad_coord<R1>(coord)));
+}
+
+namespace op {
+// The flat coordinate of index i in a layout: for each top-level mode, the colexicographic index
+// of the hierarchical coordinate idx2crd(i, shape, stride) (CuTe's get_flat_coord).
+struct FlatCoord {
+  constexpr IntTuple operator()(const EL& l, const EInt& i) const {
+    IntTuple r = IntTuple::tuple();
+    for (int m = 0; m < l.rank(); ++m) r.push_back(I(idx_in_mode(i, l.get(m).shape, l.get(m).stride)));
+    return r;
+  }
+};
+}  // namespace op
+
+template <class L, class Idx>
+COTILE_HD COTILE_INLINE constexpr auto get_flat_coord(const L& l, const Idx& i) {
+  return lift<op::FlatCoord, Kind::kLayout, Kind::kInt>(l, i);
+}
+
+// local_partition(tensor, thr_layout, i): thread i's elements when threads are laid out by
+// thr_layout over each tile of shape(thr_layout) (CuTe's outer partition).
+template <class Iter, class L, class ThrLayout, class Idx>
+COTILE_HD COTILE_INLINE constexpr auto local_partition(const Tensor<Iter, L>& t, const ThrLayout& thr, const Idx& i) {
+  const auto z = zipped_divide(t.layout(), product_each(shape(thr)));
+  constexpr int R1 = decltype(rank(get<1>(z)))::value;
+  return Tensor<Iter, std::remove_cv_t<decltype(z)>>{t.iter, z}(make_coord(get_flat_coord(thr, i), repeat_<R1>(_)));
+}
+
+// recast<U>(tensor): view the same memory as elements of type U (layout up/downcast by the
+// size ratio, as CuTe's recast_layout).
+template <class U, class Iter, class L>
+COTILE_HD COTILE_INLINE constexpr auto recast(const Tensor<Iter, L>& t) {
+  using T = typename Iter::value_type;
+  constexpr int ratio_up = sizeof(U) >= sizeof(T) ? int(sizeof(U) / sizeof(T)) : 1;
+  constexpr int ratio_down = sizeof(T) > sizeof(U) ? int(sizeof(T) / sizeof(U)) : 1;
+  static_assert(sizeof(U) % sizeof(T) == 0 || sizeof(T) % sizeof(U) == 0, "recast: element sizes must divide each other");
+  auto* p = reinterpret_cast<U*>(t.iter.get());
+  if constexpr (ratio_up > 1) {
+    const auto l = upcast<ratio_up>(t.layout());
+    if constexpr (std::is_same_v<Iter, smem_ptr<T>>) return make_tensor(make_smem_ptr(p), l);
+    else return make_tensor(make_gmem_ptr(p), l);
+  } else {
+    const auto l = downcast<ratio_down>(t.layout());
+    if constexpr (std::is_same_v<Iter, smem_ptr<T>>) return make_tensor(make_smem_ptr(p), l);
+    else return make_tensor(make_gmem_ptr(p), l);
+  }
+}
+
+}  // namespace cotile::ct

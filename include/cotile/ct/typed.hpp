@@ -1,0 +1,306 @@
+// The typed layer: CuTe-style static integers, tuples, layouts and tensors for kernels.
+//
+// Static parts live in the type (template arguments: specs), dynamic parts in the object
+// (int64_t slots). Every algorithm is the engine's, evaluated at compile time on the specs with
+// symbolic dynamic leaves (see spec.hpp); at run time only the recorded integer program runs.
+#pragma once
+
+#include <type_traits>
+
+#include "spec.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace cotile::ct {
+
+// --- integers -------------------------------------------------------------------------------
+
+// A static integer: its value is its type (CuTe's Int<N>, printed _N).
+template <int64_t N>
+struct Int {
+  static constexpr int64_t value = N;
+  COTILE_HD constexpr operator int64_t() const { return N; }
+};
+using _0 = Int<0>;
+using _1 = Int<1>;
+using _2 = Int<2>;
+using _3 = Int<3>;
+using _4 = Int<4>;
+using _8 = Int<8>;
+using _16 = Int<16>;
+using _32 = Int<32>;
+using _64 = Int<64>;
+using _128 = Int<128>;
+using _256 = Int<256>;
+using _512 = Int<512>;
+using _1024 = Int<1024>;
+
+// '_': keep this mode (slicing), leave this mode alone (tiles).
+struct Underscore {};
+inline constexpr Underscore _{};
+
+template <class T>
+struct is_static_int : std::false_type {};
+template <int64_t N>
+struct is_static_int<Int<N>> : std::true_type {};
+
+// --- heterogeneous packs: make_shape / make_stride / make_coord / make_tile ---------------------
+
+template <class... Ts>
+struct Pack;
+template <>
+struct Pack<> {
+  static constexpr int size = 0;
+};
+template <class T, class... Ts>
+struct Pack<T, Ts...> {
+  T first;
+  Pack<Ts...> rest;
+  static constexpr int size = 1 + sizeof...(Ts);
+};
+
+COTILE_HD constexpr Pack<> make_pack() { return Pack<>{}; }
+template <class T, class... Ts>
+COTILE_HD constexpr Pack<T, Ts...> make_pack(const T& x, const Ts&... xs) {
+  return Pack<T, Ts...>{x, make_pack(xs...)};
+}
+
+template <class... Ts> COTILE_HD constexpr auto make_shape(const Ts&... xs) { return make_pack(xs...); }
+template <class... Ts> COTILE_HD constexpr auto make_stride(const Ts&... xs) { return make_pack(xs...); }
+template <class... Ts> COTILE_HD constexpr auto make_coord(const Ts&... xs) { return make_pack(xs...); }
+template <class... Ts> COTILE_HD constexpr auto make_tile(const Ts&... xs) { return make_pack(xs...); }
+
+// --- typed tuples and layouts ---------------------------------------------------------------
+
+template <int N>
+struct Slots {
+  int64_t v[N] = {};
+  COTILE_HD constexpr int64_t* data() { return v; }
+  COTILE_HD constexpr const int64_t* data() const { return v; }
+};
+template <>
+struct Slots<0> {
+  COTILE_HD constexpr int64_t* data() { return nullptr; }
+  COTILE_HD constexpr const int64_t* data() const { return nullptr; }
+};
+
+// An integer tuple whose structure and static leaves are S (a TupleSpec).
+template <auto S>
+struct Tuple {
+  static constexpr auto spec = S;
+  Slots<S.slots> dyn;
+};
+
+template <auto S>
+struct Layout;
+
+// --- argument traits: how each typed value enters the engine ------------------------------------
+
+template <class T, class = void>
+struct Arg;
+
+template <int64_t N>
+struct Arg<Int<N>> {
+  static constexpr int slots = 0;
+  static constexpr EInt engine_int(Tape*, int) { return S(N); }
+  static constexpr IntTuple engine_tuple(Tape* t, int f) { return I(engine_int(t, f)); }
+  static constexpr Tile engine_tile(Tape* t, int f) { return tile_int(engine_int(t, f)); }
+  COTILE_HD static constexpr void gather(const Int<N>&, int64_t*) {}
+};
+
+template <class T>
+struct Arg<T, std::enable_if_t<std::is_integral_v<T>>> {
+  static constexpr int slots = 1;
+  static constexpr EInt engine_int(Tape* t, int f) { return t ? t->input(f) : D(0); }
+  static constexpr IntTuple engine_tuple(Tape* t, int f) { return I(engine_int(t, f)); }
+  static constexpr Tile engine_tile(Tape* t, int f) { return tile_int(engine_int(t, f)); }
+  COTILE_HD static constexpr void gather(const T& x, int64_t* out) { out[0] = int64_t(x); }
+};
+
+template <>
+struct Arg<Underscore> {
+  static constexpr int slots = 0;
+  static constexpr Tile engine_tile(Tape*, int) { return tile_underscore(); }
+  COTILE_HD static constexpr void gather(const Underscore&, int64_t*) {}
+};
+
+template <auto S>
+struct Arg<Tuple<S>> {
+  static constexpr int slots = S.slots;
+  static constexpr IntTuple engine_tuple(Tape* t, int f) { return expand(S, nullptr, t, f); }
+  static constexpr Tile engine_tile(Tape* t, int f) { return tile_of_shape(engine_tuple(t, f)); }
+  COTILE_HD static constexpr void gather(const Tuple<S>& x, int64_t* out) {
+    for (int k = 0; k < S.slots; ++k) out[k] = x.dyn.data()[k];
+  }
+};
+
+template <auto S>
+struct Arg<Layout<S>> {
+  static constexpr int slots = S.slots();
+  static constexpr ::cotile::Layout engine_layout(Tape* t, int f) {
+    return ::cotile::Layout{expand(S.shape, nullptr, t, f), expand(S.stride, nullptr, t, f)};
+  }
+  static constexpr Tile engine_tile(Tape* t, int f) { return tile_layout(engine_layout(t, f)); }
+  COTILE_HD static constexpr void gather(const Layout<S>& x, int64_t* out) {
+    for (int k = 0; k < slots; ++k) out[k] = x.dyn.data()[k];
+  }
+};
+
+template <>
+struct Arg<Pack<>> {
+  static constexpr int slots = 0;
+  static constexpr IntTuple engine_tuple(Tape*, int) { return IntTuple::tuple(); }
+  static constexpr Tile engine_tile(Tape*, int) { return Tile::tuple(); }
+  COTILE_HD static constexpr void gather(const Pack<>&, int64_t*) {}
+};
+
+template <class T, class... Ts>
+struct Arg<Pack<T, Ts...>> {
+  using Head = Arg<T>;
+  using Tail = Arg<Pack<Ts...>>;
+  static constexpr int slots = Head::slots + Tail::slots;
+  static constexpr IntTuple engine_tuple(Tape* t, int f) {
+    IntTuple r = Tail::engine_tuple(t, f + Head::slots);
+    return prepend(r, Head::engine_tuple(t, f));
+  }
+  static constexpr Tile engine_tile(Tape* t, int f) {
+    Tile r = Tail::engine_tile(t, f + Head::slots);
+    Tile out = Tile::tuple();
+    out.push_back(Head::engine_tile(t, f));
+    for (int i = 0; i < r.rank(); ++i) out.push_back(r.get(i));
+    return out;
+  }
+  COTILE_HD static constexpr void gather(const Pack<T, Ts...>& x, int64_t* out) {
+    Head::gather(x.first, out);
+    Tail::gather(x.rest, out + Head::slots);
+  }
+};
+
+template <class T>
+using ArgOf = Arg<std::remove_cv_t<std::remove_reference_t<T>>>;
+
+// --- lifting an engine operation ------------------------------------------------------------
+
+// Engine arguments of kind K for typed arguments Ts, with their first input slots.
+enum class Kind { kInt, kTuple, kLayout, kTile };
+
+template <Kind K, class T>
+constexpr auto engine_arg(Tape* t, int first) {
+  if constexpr (K == Kind::kInt) return ArgOf<T>::engine_int(t, first);
+  else if constexpr (K == Kind::kTuple) return ArgOf<T>::engine_tuple(t, first);
+  else if constexpr (K == Kind::kLayout) return ArgOf<T>::engine_layout(t, first);
+  else return ArgOf<T>::engine_tile(t, first);
+}
+
+template <class... Ts>
+struct SlotOffsets {
+  static constexpr int total = (0 + ... + ArgOf<Ts>::slots);
+  static constexpr int at(int i) {
+    const int s[] = {ArgOf<Ts>::slots..., 0};
+    int o = 0;
+    for (int k = 0; k < i; ++k) o += s[k];
+    return o;
+  }
+};
+
+// Lifted<Op, Kinds, Ts...>: Op{}(engine args...) evaluated symbolically at compile time.
+template <class Op, class KindList, class... Ts>
+struct Lifted;
+
+template <Kind... Ks>
+struct Kinds {};
+
+template <class Op, Kind... Ks, class... Ts>
+struct Lifted<Op, Kinds<Ks...>, Ts...> {
+  template <size_t... Is>
+  static constexpr Raw eval(std::index_sequence<Is...>) {
+    Tape tape;
+    const auto r = Op{}(engine_arg<Ks, Ts>(&tape, SlotOffsets<Ts...>::at(int(Is)))...);
+    return make_raw(r, tape);
+  }
+  static constexpr Raw raw = eval(std::index_sequence_for<Ts...>{});
+  static constexpr auto program = program_of<raw.tape.n, raw.outs>(raw);
+  static constexpr int inputs = SlotOffsets<Ts...>::total;
+  // What the result is, as plain constants (device code may use these, not `raw` itself).
+  static constexpr bool is_layout = raw.is_layout;
+  static constexpr bool is_leaf = raw.shape.is_leaf();
+  static constexpr bool is_static_leaf = is_leaf && raw.shape.value().is_static;
+  static constexpr int64_t leaf_value = is_leaf ? raw.shape.value().value : 0;
+  static constexpr int nodes = raw.shape.num_nodes(), leaves = raw.shape.num_leaves();
+  static constexpr auto tuple = tuple_spec<nodes, leaves>(raw.shape, 0);
+  static constexpr auto layout = LayoutSpec<nodes, leaves>{tuple, tuple_spec<nodes, leaves>(raw.stride, tuple.slots)};
+
+  template <size_t... Is>
+  COTILE_HD COTILE_INLINE static constexpr void gather([[maybe_unused]] int64_t* in, std::index_sequence<Is...>, const Ts&... xs) {
+    (ArgOf<Ts>::gather(xs, in + SlotOffsets<Ts...>::at(int(Is))), ...);
+  }
+};
+
+// The typed result of a lifted operation: a static Int, a dynamic int64_t, a Tuple or a Layout.
+template <class L, class... Ts>
+COTILE_HD COTILE_INLINE constexpr auto apply(const Ts&... xs) {
+  int64_t in[L::inputs > 0 ? L::inputs : 1] = {};
+  L::gather(in, std::index_sequence_for<Ts...>{}, xs...);
+  if constexpr (L::is_layout) {
+    Layout<L::layout> out{};
+    run<L::program>(in, out.dyn.data());
+    return out;
+  } else if constexpr (L::is_static_leaf) {
+    return Int<L::leaf_value>{};
+  } else if constexpr (L::is_leaf) {
+    int64_t out[1] = {};
+    run<L::program>(in, out);
+    return out[0];
+  } else {
+    Tuple<L::tuple> out{};
+    run<L::program>(in, out.dyn.data());
+    return out;
+  }
+}
+
+template <class Op, Kind... Ks, class... Ts>
+COTILE_HD COTILE_INLINE constexpr auto lift(const Ts&... xs) {
+  return apply<Lifted<Op, Kinds<Ks...>, Ts...>>(xs...);
+}
+
+// --- Layout ---------------------------------------------------------------------------------
+
+namespace op {
+struct Eval {
+  constexpr EInt operator()(const ::cotile::Layout& l, const IntTuple& c) const { return eval(l, c); }
+};
+}  // namespace op
+
+template <auto S>
+struct Layout {
+  static constexpr auto spec = S;
+  Slots<S.slots()> dyn;
+
+  // L(c): the offset of a coordinate (an integer index or a hierarchical coordinate).
+  template <class C>
+  COTILE_HD COTILE_INLINE constexpr auto operator()(const C& c) const {
+    return lift<op::Eval, Kind::kLayout, Kind::kTuple>(*this, c);
+  }
+  template <class C0, class C1, class... Cs>
+  COTILE_HD constexpr auto operator()(const C0& c0, const C1& c1, const Cs&... cs) const {
+    return (*this)(make_coord(c0, c1, cs...));
+  }
+};
+
+// The engine value of a typed layout (host or device; concrete dynamic values).
+template <auto S>
+COTILE_HD constexpr ::cotile::Layout engine(const Layout<S>& l) {
+  return ::cotile::Layout{expand(S.shape, l.dyn.data(), nullptr, 0), expand(S.stride, l.dyn.data(), nullptr, 0)};
+}
+template <auto S>
+COTILE_HD constexpr IntTuple engine(const Tuple<S>& t) {
+  return expand(S, t.dyn.data(), nullptr, 0);
+}
+
+template <class T>
+struct is_layout : std::false_type {};
+template <auto S>
+struct is_layout<Layout<S>> : std::true_type {};
+
+}  // namespace cotile::ct

@@ -1,0 +1,117 @@
+// The typed layer agrees with the engine: same results, same staticness, values computed at run
+// time only for dynamic leaves.
+#include <gtest/gtest.h>
+
+#include "cotile/ct/ct.hpp"
+
+using namespace cotile::ct;
+using cotile::CopyOp;
+using cotile::Elem;
+using cotile::MmaFamily;
+
+namespace {
+// Values the compiler cannot see.
+int64_t opaque(int64_t x) {
+  volatile int64_t v = x;
+  return v;
+}
+}  // namespace
+
+TEST(Typed, StaticLayoutsAreStaticTypes) {
+  const auto l = make_layout(make_shape(_4{}, _8{}), make_stride(_8{}, _1{}));
+  static_assert(is_static_v<decltype(l)>);
+  static_assert(std::is_same_v<decltype(size(l)), _32>);
+  static_assert(decltype(cosize(l))::value == 32);
+  EXPECT_EQ(to_string(l), "(_4,_8):(_8,_1)");
+  EXPECT_EQ(l(opaque(5)), 9);
+  EXPECT_EQ(l(1, 2), 10);
+}
+
+TEST(Typed, ReplaceWithIntMakesADynamicSlot) {
+  // The spec's §4: replace<0>(stride, 0) yields an int slot; _0{} would be static.
+  const auto s = make_stride(_0{}, _1{});
+  const auto d = replace<0>(make_layout(make_shape(_2{}, _4{}), s), make_layout(_2{}, int(0)));
+  static_assert(!is_static_v<decltype(d)>);
+  EXPECT_EQ(to_string(d), "(_2,_4):(0,_1)");
+  const auto e = replace<0>(make_layout(make_shape(_2{}, _4{}), s), make_layout(_2{}, _0{}));
+  static_assert(is_static_v<decltype(e)>);
+}
+
+TEST(Typed, ArithmeticFollowsCuteRules) {
+  // _0 * x is static, _128 * int is dynamic (through a layout's size).
+  const auto a = make_layout(make_shape(_0{}, int(opaque(5))));
+  static_assert(std::is_same_v<decltype(size(a)), _0>);
+  const auto b = make_layout(make_shape(_128{}, int(opaque(2))));
+  EXPECT_EQ(size(b), 256);
+  static_assert(std::is_same_v<decltype(size(b)), int64_t>);
+}
+
+TEST(Typed, AlgebraMatchesTheEngine) {
+  const int64_t D = opaque(128);
+  const auto gq = make_layout(make_shape(_128{}, _128{}), make_stride(D, _1{}));
+  EXPECT_EQ(to_string(zipped_divide(gq, make_tile(_8{}, _16{}))), "((_8,_16),(_16,_8)):((128,_1),(1024,_16))");
+  const auto data = make_layout(make_shape(make_shape(_128{}, _32{}), _1{}, _4{}), make_stride(make_stride(_128{}, _1{}), _0{}, _32{}));
+  EXPECT_EQ(to_string(coalesce(data)), "(_128,_128):(_128,_1)");
+  EXPECT_EQ(to_string(left_inverse(data)), "(_128,_128):(_128,_1)");
+  const auto tv = make_layout(make_shape(make_shape(_2{}, _32{}), _16{}), make_stride(make_stride(_16{}, _32{}), _1{}));
+  const auto tvd = composition(make_layout(left_inverse(data), make_layout(_1{}, _0{})), tv);
+  EXPECT_EQ(to_string(tvd), "((_2,(_4,_8)),_16):((_2048,(_4096,_1)),_128)");
+  EXPECT_EQ(to_string(complement(make_layout(make_shape(_4{}, _8{}), make_stride(_2{}, _16{})), _256{})), "(_2,_2,_2):(_1,_8,_128)");
+  EXPECT_EQ(to_string(right_inverse(make_layout(make_shape(_4{}, _8{}), make_stride(_8{}, _1{})))), "(_8,_4):(_4,_1)");
+  EXPECT_EQ(to_string(upcast<4>(make_layout(make_shape(_8{}, 32), make_stride(_1{}, 2)))), "(_2,32):(_1,0)");
+}
+
+TEST(Typed, DynamicValuesFlowThroughTheProgram) {
+  for (int64_t ld : {64, 100, 1000}) {
+    const auto l = make_layout(make_shape(_16{}, opaque(ld)), make_stride(opaque(ld), _1{}));
+    const auto c = composition(l, make_layout(make_shape(_4{}, _4{}), make_stride(_4{}, _1{})));
+    const cotile::Layout e = cotile::composition(engine(l), engine(make_layout(make_shape(_4{}, _4{}), make_stride(_4{}, _1{}))));
+    EXPECT_EQ(to_string(c), cotile::to_string(e));
+    for (int64_t i = 0; i < 16; ++i) EXPECT_EQ(c(i), cotile::eval(e, int(i)).value);
+  }
+}
+
+TEST(Typed, TensorsSliceTileAndPartition) {
+  static float buf[64 * 64];
+  for (int i = 0; i < 64 * 64; ++i) buf[i] = float(i);
+  const auto t = make_tensor(make_gmem_ptr(buf), make_layout(make_shape(_64{}, _64{}), make_stride(opaque(64), _1{})));
+  const auto tile = local_tile(t, make_tile(_16{}, _8{}), make_coord(1, 2));
+  EXPECT_EQ(tile(0, 0), 16 * 64 + 16);
+  EXPECT_EQ(to_string(tile.layout()), "(_16,_8):(64,_1)");
+  const auto part = local_partition(tile, make_layout(make_shape(_4{}, _2{})), 5);
+  EXPECT_EQ(to_string(part.layout()), "(_4,_4):(256,_2)");
+  EXPECT_EQ(part(0), 1105);
+  const auto col = t(_, 3);
+  EXPECT_EQ(col(2), 131);
+  auto reg = make_tensor<float>(make_layout(make_shape(_2{}, _4{})));
+  reg(1, 2) = 7;
+  EXPECT_EQ(reg[5], 7);
+  const auto id = make_identity_tensor(make_shape(_4{}, _8{}));
+  EXPECT_EQ(to_string(id(3, 5)), "(3,5)");
+  EXPECT_EQ(elem_less(id(3, 5), make_coord(4, 6)), 1);
+  EXPECT_EQ(elem_less(id(3, 5), make_coord(4, 5)), 0);
+  const auto r = recast<double>(make_tensor(make_gmem_ptr(buf), make_layout(make_shape(_8{}, _4{}))));
+  EXPECT_EQ(to_string(r.layout()), "(_4,_4):(_1,_4)");
+}
+
+// The spec's Q-load path written as kernel code (§5–§8).
+TEST(Typed, SpecChainAsKernelCode) {
+  static uint8_t q[128 * 128];
+  const int64_t D = opaque(128);
+  const auto gQ = make_tensor(make_gmem_ptr(q), make_layout(make_shape(_128{}, _128{}), make_stride(D, _1{})));
+  const auto mma = make_tiled_mma<MmaFamily::kSm100_Umma_SS, Elem::kE5M2, Elem::kE5M2, 128, 64>();
+  const auto tSgQ = partition_A(mma, gQ, 0);
+  EXPECT_EQ(to_string(tSgQ.layout()), "((_128,_32),_1,_4):((128,_1),_0,_32)");
+  const auto data = make_layout(shape(tSgQ.layout()), replace<0>(stride(tSgQ.layout()), replace<0>(get<0>(stride(tSgQ.layout())), _128{})));
+  EXPECT_EQ(to_string(data), "((_128,_32),_1,_4):((_128,_1),_0,_32)");
+  const auto atom = make_layout(make_shape(make_shape(_2{}, _32{}), _16{}), make_stride(make_stride(_16{}, _32{}), _1{}));
+  const auto tc = make_cotiled_copy<CopyOp::kCpAsync16B, Elem::kE5M2>(atom, data);
+  EXPECT_EQ(to_string(layout_tv(tc)), "((_2,(_4,_8)),_16):((_1,(_256,_2)),_16)");
+  EXPECT_EQ(to_string(get_layoutS_TV(tc)), "((_2,_4,_8),(_16,_1)):((_1,_256,_2),(_16,_0))");
+  static_assert(decltype(size(tc))::value == 64);
+  for (int t = 0; t < 64; ++t) {
+    const auto part = partition_S(tc, tSgQ, opaque(t));
+    EXPECT_EQ(to_string(part.layout()), "((_16,_1),_16,_1,_1):((_1,_0),1024,_0,_0)");
+    EXPECT_EQ(part.data().get() - q, 128 * (t / 8) + 16 * (t % 8));
+  }
+}
