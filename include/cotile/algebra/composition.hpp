@@ -76,8 +76,7 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
            "use a static _0 stride for broadcast modes", arg("lhs", orig_lhs), arg("rhs", rhs));
     if (is_known(rest_stride) && is_known(curr_shape) &&
         !(rest_stride.value % curr_shape.value == 0 || rest_stride.value < curr_shape.value))
-      fail("composition",
-           "stride divisibility violated: the rhs stride must be a multiple of the lhs mode size or smaller than it",
+      fail("composition", "stride divisibility violated: the rhs stride must be a multiple of the lhs mode size or smaller than it",
            "make the rhs stride step over whole lhs modes, or reshape the lhs so a mode boundary falls on it",
            arg("lhs", orig_lhs), arg("rhs", rhs), arg("lhs mode", Layout{I(curr_shape), I(curr_stride)}),
            arg("rhs stride at this mode", rest_stride));

@@ -330,7 +330,8 @@ template <auto S>
 COTILE_HD COTILE_INLINE constexpr auto left_inverse(const Layout<S>& l) {
   static_assert(require_static<S, false, Message{"left_inverse: the layout"},
                                Message{"make the strides static Int<N> (the inverse's structure depends on their order)"}>());
-  return lift<op::LeftInverse, Kind::kLayout>(l);
+  if constexpr (detail::all_static<S, false>()) return lift<op::LeftInverse, Kind::kLayout>(l);
+  else return l;  // not reached: the requirement above is a compile error
 }
 
 }  // namespace cotile::ct

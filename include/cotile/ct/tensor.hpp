@@ -123,8 +123,12 @@ template <class T, class L>
 COTILE_HD constexpr auto make_tensor(const L& l) {
   static_assert(require_static<L::spec, true, Message{"make_tensor<T>(layout): a register tensor's layout"},
                                Message{"its cosize is the number of registers: make every shape and stride an Int<N>"}>());
-  constexpr int64_t n = decltype(cosize(l))::value;
-  return RegisterTensor<T, L, int(n)>{{}, l};
+  if constexpr (detail::all_static<L::spec, true>()) {
+    constexpr int64_t n = decltype(cosize(l))::value;
+    return RegisterTensor<T, L, int(n)>{{}, l};
+  } else {
+    return RegisterTensor<T, L, 1>{{}, l};  // not reached: the requirement above is a compile error
+  }
 }
 
 // make_identity_tensor(shape): element c is the coordinate c itself (for masks, spec §8.3).

@@ -1,0 +1,94 @@
+// The typed layer on the device: layouts, tensors and the spec's Q-load partition evaluated in
+// a kernel, compared with the engine on the host. Skipped (exit 77) without a GPU.
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "cotile/ct/ct.hpp"
+
+using namespace cotile::ct;
+
+namespace {
+
+constexpr int kThreads = 64;
+constexpr int kPerThread = 8;
+
+__global__ void evaluate(int64_t* out, int64_t ld) {
+  const int t = int(threadIdx.x);
+  int64_t* o = out + t * kPerThread;
+  // A static layout and a layout with a run-time stride.
+  const auto s = make_layout(make_shape(_8{}, _8{}), make_stride(_8{}, _1{}));
+  const auto d = make_layout(make_shape(_128{}, _128{}), make_stride(ld, _1{}));
+  o[0] = s(t);
+  o[1] = d(t, t % 7);
+  o[2] = composition(d, make_layout(make_shape(_4{}, _16{}), make_stride(_16{}, _1{})))(t);
+  // The spec's Q-load path (§5–§8): the offset of each thread's source partition.
+  uint8_t* base = nullptr;
+  const auto gQ = make_tensor(make_gmem_ptr(base + 4096), d);
+  const auto mma = make_tiled_mma<cotile::MmaFamily::kSm100_Umma_SS, cotile::Elem::kE5M2, cotile::Elem::kE5M2, 128, 64>();
+  const auto tSgQ = partition_A(mma, gQ, 0);
+  const auto data = make_layout(shape(tSgQ.layout()),
+                                replace<0>(stride(tSgQ.layout()), replace<0>(get<0>(stride(tSgQ.layout())), _128{})));
+  const auto atom = make_layout(make_shape(make_shape(_2{}, _32{}), _16{}), make_stride(make_stride(_16{}, _32{}), _1{}));
+  const auto tc = make_cotiled_copy<cotile::CopyOp::kCpAsync16B, cotile::Elem::kE5M2>(atom, data);
+  const auto part = partition_S(tc, tSgQ, t);
+  o[3] = part.data().get() - base;
+  o[4] = int64_t(part.layout()(5));
+  // Tiles, partitions and coordinates.
+  const auto tile = local_tile(make_tensor(make_gmem_ptr(base), d), make_tile(_16{}, _8{}), make_coord(1, 2));
+  o[5] = &tile(t % 16, t / 16 % 8) - base;
+  const auto id = make_identity_tensor(make_shape(_8{}, _16{}));
+  o[6] = elem_less(id(t % 8, t / 8), make_coord(5, 6));
+  o[7] = size(d);
+}
+
+}  // namespace
+
+int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no GPU: skipped\n");
+    return 77;
+  }
+  const int64_t ld = 128;
+  int64_t* d_out = nullptr;
+  cudaMalloc(&d_out, sizeof(int64_t) * kThreads * kPerThread);
+  evaluate<<<1, kThreads>>>(d_out, ld);
+  std::vector<int64_t> out(kThreads * kPerThread);
+  cudaMemcpy(out.data(), d_out, sizeof(int64_t) * out.size(), cudaMemcpyDeviceToHost);
+  if (cudaDeviceSynchronize() != cudaSuccess) {
+    std::printf("FAIL kernel error: %s\n", cudaGetErrorString(cudaGetLastError()));
+    return 1;
+  }
+  cudaFree(d_out);
+
+  // The same with the engine on the host.
+  using namespace cotile;
+  const cotile::Layout s = make_layout(make_tuple(I(S(8)), I(S(8))), make_tuple(I(S(8)), I(S(1))));
+  const cotile::Layout d = make_layout(make_tuple(I(S(128)), I(S(128))), make_tuple(I(D(ld)), I(S(1))));
+  const cotile::Layout c = cotile::composition(d, make_layout(make_tuple(I(S(4)), I(S(16))), make_tuple(I(S(16)), I(S(1)))));
+  const FmhaGenQ q = fmha_gen_q(Elem::kE5M2, S(128), S(128),
+                                cotile::Layout{make_tuple(make_tuple(I(S(2)), I(S(32))), I(S(16))),
+                                               make_tuple(make_tuple(I(S(16)), I(S(32))), I(S(1)))});
+  int failures = 0, checks = 0;
+  auto check = [&](int t, int k, int64_t want) {
+    ++checks;
+    if (out[t * kPerThread + k] != want) {
+      ++failures;
+      if (failures < 20) std::printf("FAIL thread %d value %d: device %lld, host %lld\n", t, k, (long long)out[t * kPerThread + k], (long long)want);
+    }
+  };
+  for (int t = 0; t < kThreads; ++t) {
+    check(t, 0, eval(s, t).value);
+    check(t, 1, eval(d, make_tuple(I(D(t)), I(D(t % 7)))).value);
+    check(t, 2, eval(c, t).value);
+    const SlicedLayout p = partition_S(q.copy, q.tSgQ, D(t));
+    check(t, 3, 4096 + p.offset.value);
+    check(t, 4, eval(p.layout, 5).value);
+    check(t, 5, (16 + t % 16) * ld + 16 + t / 16 % 8);
+    check(t, 6, (t % 8 < 5 && t / 8 < 6) ? 1 : 0);
+    check(t, 7, 128 * 128);
+  }
+  std::printf("%d passed, %d failed\n", checks - failures, failures);
+  return failures ? 1 : 0;
+}
