@@ -335,3 +335,16 @@ COTILE_HD COTILE_INLINE constexpr auto left_inverse(const Layout<S>& l) {
 }
 
 }  // namespace cotile::ct
+
+namespace cotile::ct {
+namespace op {
+struct Congruent { constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return congruent(a, b); } };
+struct Compatible { constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return compatible(a, b); } };
+}  // namespace op
+template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto congruent(const A& a, const B& b) {
+  return lift<op::Congruent, Kind::kTuple, Kind::kTuple>(a, b);
+}
+template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto compatible(const A& a, const B& b) {
+  return lift<op::Compatible, Kind::kTuple, Kind::kTuple>(a, b);
+}
+}  // namespace cotile::ct

@@ -75,9 +75,11 @@ struct Program {
 
 // Run a program: inputs in `in`, the outputs written to `out`. The loop has a constant trip
 // count over constant nodes, so the compiler reduces it to the operations themselves.
-template <auto P>
-COTILE_HD COTILE_INLINE constexpr void run(const int64_t* in, int64_t* out) {
-  int64_t v[std::remove_cvref_t<decltype(P)>::nodes > 0 ? std::remove_cvref_t<decltype(P)>::nodes : 1] = {};
+// The arithmetic runs in V: the arguments' integer type (int when every dynamic input is an int,
+// as CuTe computes with its inputs' types; int64_t as soon as one is 64-bit).
+template <auto P, class V = int64_t>
+COTILE_HD COTILE_INLINE constexpr void run(const V* in, V* out) {
+  V v[std::remove_cvref_t<decltype(P)>::nodes > 0 ? std::remove_cvref_t<decltype(P)>::nodes : 1] = {};
   COTILE_UNROLL
   for (int k = 0; k < std::remove_cvref_t<decltype(P)>::nodes; ++k) {
     const TapeNode& n = P.node[k];
@@ -85,8 +87,8 @@ COTILE_HD COTILE_INLINE constexpr void run(const int64_t* in, int64_t* out) {
       v[k] = in[n.a.value];
       continue;
     }
-    const int64_t a = n.a.node >= 0 ? v[n.a.node] : n.a.value;
-    const int64_t b = n.b.node >= 0 ? v[n.b.node] : n.b.value;
+    const V a = n.a.node >= 0 ? v[n.a.node] : V(n.a.value);
+    const V b = n.b.node >= 0 ? v[n.b.node] : V(n.b.value);
     switch (n.op) {
       case TapeOp::kAdd: v[k] = a + b; break;
       case TapeOp::kSub: v[k] = a - b; break;

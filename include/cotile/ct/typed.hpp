@@ -118,56 +118,68 @@ struct Arg;
 template <int64_t N>
 struct Arg<Int<N>> {
   static constexpr int slots = 0;
+  using value_type = int;
   static constexpr EInt engine_int(Tape*, int) { return S(N); }
   static constexpr IntTuple engine_tuple(Tape* t, int f) { return I(engine_int(t, f)); }
   static constexpr Tile engine_tile(Tape* t, int f) { return tile_int(engine_int(t, f)); }
-  COTILE_HD static constexpr void gather(const Int<N>&, int64_t*) {}
+  template <class V>
+  COTILE_HD static constexpr void gather(const Int<N>&, V*) {}
 };
 
 template <class T>
 struct Arg<T, std::enable_if_t<std::is_integral_v<T>>> {
   static constexpr int slots = 1;
+  using value_type = std::conditional_t<(sizeof(T) > 4), int64_t, int>;
   static constexpr EInt engine_int(Tape* t, int f) { return t ? t->input(f) : D(0); }
   static constexpr IntTuple engine_tuple(Tape* t, int f) { return I(engine_int(t, f)); }
   static constexpr Tile engine_tile(Tape* t, int f) { return tile_int(engine_int(t, f)); }
-  COTILE_HD static constexpr void gather(const T& x, int64_t* out) { out[0] = int64_t(x); }
+  template <class V>
+  COTILE_HD static constexpr void gather(const T& x, V* out) { out[0] = V(x); }
 };
 
 template <>
 struct Arg<Underscore> {
   static constexpr int slots = 0;
+  using value_type = int;
   static constexpr Tile engine_tile(Tape*, int) { return tile_underscore(); }
-  COTILE_HD static constexpr void gather(const Underscore&, int64_t*) {}
+  template <class V>
+  COTILE_HD static constexpr void gather(const Underscore&, V*) {}
 };
 
 template <auto S>
 struct Arg<Tuple<S>> {
   static constexpr int slots = S.slots;
+  using value_type = std::conditional_t<(S.slots > 0), int64_t, int>;
   static constexpr IntTuple engine_tuple(Tape* t, int f) { return expand(S, nullptr, t, f); }
   static constexpr Tile engine_tile(Tape* t, int f) { return tile_of_shape(engine_tuple(t, f)); }
-  COTILE_HD static constexpr void gather(const Tuple<S>& x, int64_t* out) {
-    for (int k = 0; k < S.slots; ++k) out[k] = x.dyn.data()[k];
+  template <class V>
+  COTILE_HD static constexpr void gather(const Tuple<S>& x, V* out) {
+    for (int k = 0; k < S.slots; ++k) out[k] = V(x.dyn.data()[k]);
   }
 };
 
 template <auto S>
 struct Arg<Layout<S>> {
   static constexpr int slots = S.slots();
+  using value_type = std::conditional_t<(S.slots() > 0), int64_t, int>;
   static constexpr ::cotile::Layout engine_layout(Tape* t, int f) {
     return ::cotile::Layout{expand(S.shape, nullptr, t, f), expand(S.stride, nullptr, t, f)};
   }
   static constexpr Tile engine_tile(Tape* t, int f) { return tile_layout(engine_layout(t, f)); }
-  COTILE_HD static constexpr void gather(const Layout<S>& x, int64_t* out) {
-    for (int k = 0; k < slots; ++k) out[k] = x.dyn.data()[k];
+  template <class V>
+  COTILE_HD static constexpr void gather(const Layout<S>& x, V* out) {
+    for (int k = 0; k < slots; ++k) out[k] = V(x.dyn.data()[k]);
   }
 };
 
 template <>
 struct Arg<Pack<>> {
   static constexpr int slots = 0;
+  using value_type = int;
   static constexpr IntTuple engine_tuple(Tape*, int) { return IntTuple::tuple(); }
   static constexpr Tile engine_tile(Tape*, int) { return Tile::tuple(); }
-  COTILE_HD static constexpr void gather(const Pack<>&, int64_t*) {}
+  template <class V>
+  COTILE_HD static constexpr void gather(const Pack<>&, V*) {}
 };
 
 template <class T, class... Ts>
@@ -175,6 +187,7 @@ struct Arg<Pack<T, Ts...>> {
   using Head = Arg<T>;
   using Tail = Arg<Pack<Ts...>>;
   static constexpr int slots = Head::slots + Tail::slots;
+  using value_type = std::common_type_t<typename Head::value_type, typename Tail::value_type>;
   static constexpr IntTuple engine_tuple(Tape* t, int f) {
     IntTuple r = Tail::engine_tuple(t, f + Head::slots);
     return prepend(r, Head::engine_tuple(t, f));
@@ -186,7 +199,8 @@ struct Arg<Pack<T, Ts...>> {
     for (int i = 0; i < r.rank(); ++i) out.push_back(r.get(i));
     return out;
   }
-  COTILE_HD static constexpr void gather(const Pack<T, Ts...>& x, int64_t* out) {
+  template <class V>
+  COTILE_HD static constexpr void gather(const Pack<T, Ts...>& x, V* out) {
     Head::gather(x.first, out);
     Tail::gather(x.rest, out + Head::slots);
   }
@@ -237,6 +251,7 @@ struct Lifted<Op, Kinds<Ks...>, Ts...> {
   static constexpr Raw raw = eval(std::index_sequence_for<Ts...>{});
   static constexpr auto program = program_of<raw.tape.n, raw.outs>(raw);
   static constexpr int inputs = SlotOffsets<Ts...>::total;
+  using value_type = std::common_type_t<int, typename ArgOf<Ts>::value_type...>;
   // What the result is, as plain constants (device code may use these, not `raw` itself).
   static constexpr bool is_layout = raw.is_layout;
   static constexpr bool is_leaf = raw.shape.is_leaf();
@@ -247,7 +262,8 @@ struct Lifted<Op, Kinds<Ks...>, Ts...> {
   static constexpr auto layout = LayoutSpec<nodes, leaves>{tuple, tuple_spec<nodes, leaves>(raw.stride, tuple.slots)};
 
   template <size_t... Is>
-  COTILE_HD COTILE_INLINE static constexpr void gather([[maybe_unused]] int64_t* in, std::index_sequence<Is...>, const Ts&... xs) {
+  COTILE_HD COTILE_INLINE static constexpr void gather([[maybe_unused]] value_type* in, std::index_sequence<Is...>,
+                                                       const Ts&... xs) {
     (ArgOf<Ts>::gather(xs, in + SlotOffsets<Ts...>::at(int(Is))), ...);
   }
 };
@@ -255,21 +271,23 @@ struct Lifted<Op, Kinds<Ks...>, Ts...> {
 // The typed result of a lifted operation: a static Int, a dynamic int64_t, a Tuple or a Layout.
 template <class L, class... Ts>
 COTILE_HD COTILE_INLINE constexpr auto apply(const Ts&... xs) {
-  int64_t in[L::inputs > 0 ? L::inputs : 1] = {};
+  using V = typename L::value_type;
+  V in[L::inputs > 0 ? L::inputs : 1] = {};
   L::gather(in, std::index_sequence_for<Ts...>{}, xs...);
+  constexpr int outs = decltype(L::program)::outs;
+  V res[outs > 0 ? outs : 1] = {};
+  if constexpr (!L::is_static_leaf) run<L::program, V>(in, res);
   if constexpr (L::is_layout) {
     Layout<L::layout> out{};
-    run<L::program>(in, out.dyn.data());
+    for (int k = 0; k < outs; ++k) out.dyn.data()[k] = int64_t(res[k]);
     return out;
   } else if constexpr (L::is_static_leaf) {
     return Int<L::leaf_value>{};
   } else if constexpr (L::is_leaf) {
-    int64_t out[1] = {};
-    run<L::program>(in, out);
-    return out[0];
+    return res[0];
   } else {
     Tuple<L::tuple> out{};
-    run<L::program>(in, out.dyn.data());
+    for (int k = 0; k < outs; ++k) out.dyn.data()[k] = int64_t(res[k]);
     return out;
   }
 }
