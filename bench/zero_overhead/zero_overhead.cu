@@ -12,9 +12,11 @@ __global__ void cotile_index(const float* __restrict__ in, float* __restrict__ o
   out[i] = in[layout(i)];
 }
 
-// The same map written by hand: i = m + 8*(j + 4*k)  ->  4*m + j + 32*k.
+// The same map written by hand, decomposing i = m + 8*(j + 4*k) mode by mode:
+// 4*m + j + 32*k.
 __global__ void hand_index(const float* __restrict__ in, float* __restrict__ out) {
   const int i = int(blockIdx.x * blockDim.x + threadIdx.x);
-  const int m = i % 8, j = (i / 8) % 4, k = i / 32;
-  out[i] = in[4 * m + j + 32 * k];
+  const int m = i % 8, r = i / 8;
+  const int j = r % 4, k = r / 4;
+  out[i] = in[4 * m + (j + 32 * k)];
 }

@@ -46,6 +46,25 @@ TEST(Typed, ArithmeticFollowsCuteRules) {
   static_assert(std::is_same_v<decltype(size(b)), int64_t>);
 }
 
+TEST(Typed, IntegerArithmeticKeepsStaticness) {
+  static_assert(std::is_same_v<decltype(_4{} * _8{}), _32>);
+  static_assert(std::is_same_v<decltype(_0{} * int(opaque(5))), _0>);
+  static_assert(std::is_same_v<decltype(int(opaque(5)) % _1{}), _0>);
+  const auto x = _1{} * int(opaque(5));  // _1 * x is the dynamic x
+  static_assert(std::is_same_v<decltype(x), const int>);
+  EXPECT_EQ(x, 5);
+  EXPECT_EQ(_128{} * int(opaque(3)), 384);
+  static_assert(std::is_same_v<decltype(_128{} * int(3)), int>);
+}
+
+TEST(Typed, ShapeAndStrideOfAMode) {
+  const auto l = make_layout(make_shape(make_shape(_128{}, _32{}), _1{}, _4{}), make_stride(make_stride(opaque(128), _1{}), _0{}, _32{}));
+  EXPECT_EQ(to_string(shape<0>(l)), "(_128,_32)");
+  EXPECT_EQ(to_string(stride<0>(l)), "(128,_1)");
+  static_assert(std::is_same_v<decltype(shape<0, 1>(l)), _32>, "a static leaf of a mode is a static Int");
+  EXPECT_EQ((stride<0, 0>(l)), 128);
+}
+
 TEST(Typed, AlgebraMatchesTheEngine) {
   const int64_t D = opaque(128);
   const auto gq = make_layout(make_shape(_128{}, _128{}), make_stride(D, _1{}));

@@ -160,9 +160,16 @@ template <class T> COTILE_HD COTILE_INLINE constexpr auto size(const T& x) { ret
 template <class T> COTILE_HD COTILE_INLINE constexpr auto rank(const T& x) { return lift<op::Rank, tuple_kind<T>>(x); }
 template <class T> COTILE_HD COTILE_INLINE constexpr auto depth(const T& x) { return lift<op::Depth, tuple_kind<T>>(x); }
 template <class L> COTILE_HD COTILE_INLINE constexpr auto cosize(const L& l) { return lift<op::Cosize, Kind::kLayout>(l); }
-template <class L> COTILE_HD COTILE_INLINE constexpr auto shape(const L& l) { return lift<op::Shape, Kind::kLayout>(l); }
-template <class L> COTILE_HD COTILE_INLINE constexpr auto stride(const L& l) { return lift<op::Stride, Kind::kLayout>(l); }
 template <int... Is, class T> COTILE_HD COTILE_INLINE constexpr auto get(const T& x) { return lift<op::Get<Is...>, tuple_kind<T>>(x); }
+// shape<I...>(L), stride<I...>(L): of the whole layout, or of mode I... .
+template <int... Is, class L> COTILE_HD COTILE_INLINE constexpr auto shape(const L& l) {
+  if constexpr (sizeof...(Is) == 0) return lift<op::Shape, Kind::kLayout>(l);
+  else return get<Is...>(lift<op::Shape, Kind::kLayout>(l));
+}
+template <int... Is, class L> COTILE_HD COTILE_INLINE constexpr auto stride(const L& l) {
+  if constexpr (sizeof...(Is) == 0) return lift<op::Stride, Kind::kLayout>(l);
+  else return get<Is...>(lift<op::Stride, Kind::kLayout>(l));
+}
 template <int... Is, class L> COTILE_HD COTILE_INLINE constexpr auto layout(const L& l) { return get<Is...>(l); }
 template <int... Is, class L> COTILE_HD COTILE_INLINE constexpr auto select(const L& l) { return lift<op::Select<Is...>, Kind::kLayout>(l); }
 template <int B, int E, class L> COTILE_HD COTILE_INLINE constexpr auto take(const L& l) { return lift<op::Take<B, E>, Kind::kLayout>(l); }
@@ -347,4 +354,37 @@ template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto congruent(con
 template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto compatible(const A& a, const B& b) {
   return lift<op::Compatible, Kind::kTuple, Kind::kTuple>(a, b);
 }
+}  // namespace cotile::ct
+
+namespace cotile::ct {
+
+// Arithmetic with static integers: the engine's rules (static op static is static, _0 * x and
+// x % _1 are _0, _1 * x is the dynamic x, ...), by lifting the engine's own operators.
+namespace op {
+struct Add { constexpr EInt operator()(const EInt& a, const EInt& b) const { return a + b; } };
+struct Sub { constexpr EInt operator()(const EInt& a, const EInt& b) const { return a - b; } };
+struct Mul { constexpr EInt operator()(const EInt& a, const EInt& b) const { return a * b; } };
+struct Div { constexpr EInt operator()(const EInt& a, const EInt& b) const { return a / b; } };
+struct Mod { constexpr EInt operator()(const EInt& a, const EInt& b) const { return a % b; } };
+struct Less { constexpr EInt operator()(const EInt& a, const EInt& b) const { return less(a, b); } };
+}  // namespace op
+
+template <class A, class B>
+inline constexpr bool static_int_operands =
+    (is_static_int<A>::value && (is_static_int<B>::value || std::is_integral_v<B>)) ||
+    (is_static_int<B>::value && std::is_integral_v<A>);
+
+#define COTILE_CT_INT_OP(OP, NAME)                                                     \
+  template <class A, class B, std::enable_if_t<static_int_operands<A, B>, int> = 0>  \
+  COTILE_HD COTILE_INLINE constexpr auto operator OP(const A& a, const B& b) {        \
+    return lift<op::NAME, Kind::kInt, Kind::kInt>(a, b);                              \
+  }
+COTILE_CT_INT_OP(+, Add)
+COTILE_CT_INT_OP(-, Sub)
+COTILE_CT_INT_OP(*, Mul)
+COTILE_CT_INT_OP(/, Div)
+COTILE_CT_INT_OP(%, Mod)
+COTILE_CT_INT_OP(<, Less)
+#undef COTILE_CT_INT_OP
+
 }  // namespace cotile::ct
