@@ -23,6 +23,13 @@
 #define COTILE_UNROLL
 #endif
 
+// Stop: __trap() on the device, __builtin_trap() on the host.
+#if defined(__CUDA_ARCH__)
+#define COTILE_TRAP() __trap()
+#else
+#define COTILE_TRAP() __builtin_trap()
+#endif
+
 namespace cotile {
 
 // Fixed capacities: every value is allocation-free so that the same code runs at compile time,

@@ -1,0 +1,205 @@
+// The PTX wrappers on the GPU, with register fragments placed by the atom traits' layouts (so the
+// traits are checked too): cp.async with zero fill, ldmatrix, mma.sync f16 and e4m3, wgmma f16 SS.
+// Skipped (exit 77) without a GPU.
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "cotile/arch/mma_sm80.hpp"
+#include "cotile/arch/wgmma.hpp"
+#include "cotile/cotile.hpp"
+
+using namespace cotile;
+
+namespace {
+
+int failures = 0, checks = 0;
+void check(bool ok, const char* what, int i, double got, double want) {
+  ++checks;
+  if (!ok && ++failures < 20) std::printf("FAIL %s [%d]: got %g, want %g\n", what, i, got, want);
+}
+
+// --- cp.async with zero fill --------------------------------------------------------------------
+__global__ void cp_async_kernel(const uint4* src, uint4* out) {
+  __shared__ uint4 s[64];
+  const int t = threadIdx.x;
+  arch::cp_async_zfill<16>(&s[t], &src[t], t % 3 != 0);  // every third row zero-filled
+  arch::cp_async_commit();
+  arch::cp_async_wait<0>();
+  __syncthreads();
+  out[t] = s[t];
+}
+
+// --- ldmatrix.x4 --------------------------------------------------------------------------------
+__global__ void ldmatrix_kernel(const uint16_t* m, uint32_t* out) {
+  __shared__ alignas(16) uint16_t s[4 * 64];
+  const int t = threadIdx.x;
+  for (int i = t; i < 256; i += 32) s[i] = m[i];
+  __syncthreads();
+  uint32_t r[4];
+  // thread t gives row t % 8 of matrix t / 8
+  arch::ldmatrix_x4(r[0], r[1], r[2], r[3], &s[(t / 8) * 64 + (t % 8) * 8]);
+  for (int i = 0; i < 4; ++i) out[t * 4 + i] = r[i];
+}
+
+// --- mma.sync: fragments gathered through the traits' (thread, value) -> index maps ----------------
+template <class T, int KV, bool Fp8>
+__global__ void mma_kernel(const T* a, const T* b, const int* amap, const int* bmap, const int* cmap, float* d) {
+  const int t = threadIdx.x;
+  uint32_t ra[4], rb[2];
+  constexpr int per = 4 / sizeof(T);  // elements per register
+  T av[KV * 4 / per * per], bv[KV * 2];
+  for (int v = 0; v < 4 * per; ++v) av[v] = a[amap[t * 4 * per + v]];
+  for (int v = 0; v < 2 * per; ++v) bv[v] = b[bmap[t * 2 * per + v]];
+  std::memcpy(ra, av, sizeof(ra));
+  std::memcpy(rb, bv, sizeof(rb));
+  float c[4] = {0, 0, 0, 0}, r[4];
+  if constexpr (Fp8) arch::mma_m16n8k32_fp8<false>(r, ra, rb, c);
+  else arch::mma_m16n8k16<false>(r, ra, rb, c);
+  for (int v = 0; v < 4; ++v) d[cmap[t * 4 + v]] = r[v];
+}
+
+// --- wgmma 64x64x16 f16, both operands in shared memory without swizzle -------------------------
+// Core matrices (8 rows x 16 bytes) stored contiguously, K-groups adjacent: core (g, kg) at
+// byte (2*g + kg) * 128, so LBO (next core in K) = 128 and SBO (next core in M/N) = 256.
+__device__ int core_offset(int row, int k) { return ((row / 8) * 2 + k / 8) * 64 + (row % 8) * 8 + k % 8; }
+
+__global__ void wgmma_kernel(const __half* a, const __half* b, const int* cmap, float* d) {
+  __shared__ alignas(128) __half sa[64 * 16], sb[64 * 16];
+  const int t = threadIdx.x;
+  for (int i = t; i < 64 * 16; i += 128) {
+    const int row = i / 16, k = i % 16;  // a, b are row-major (row, k)
+    sa[core_offset(row, k)] = a[i];
+    sb[core_offset(row, k)] = b[i];
+  }
+  __syncthreads();
+  arch::fence_proxy_async_shared();
+  float acc[32];
+  for (int i = 0; i < 32; ++i) acc[i] = 0.f;
+  const uint64_t da = arch::make_smem_desc(sa, 128, 256), db = arch::make_smem_desc(sb, 128, 256);
+  arch::warpgroup_arrive();
+  arch::WgmmaF16SS<64>::mma(acc, da, db, 0);
+  arch::warpgroup_commit();
+  arch::warpgroup_wait<0>();
+  arch::warpgroup_fence_operands(acc);
+  for (int v = 0; v < 32; ++v) d[cmap[t * 32 + v]] = acc[v];
+}
+
+// (thread, value) -> index maps of a traits layout.
+std::vector<int> tv_map(const Layout& l) {
+  const int threads = int(size(l.get(0)).value), vals = int(size(l.get(1)).value);
+  std::vector<int> m(threads * vals);
+  for (int t = 0; t < threads; ++t)
+    for (int v = 0; v < vals; ++v) m[t * vals + v] = int(eval(l, make_tuple(I(D(t)), I(D(v)))).value);
+  return m;
+}
+
+template <class T>
+T* to_device(const std::vector<T>& h) {
+  T* d = nullptr;
+  cudaMalloc(&d, sizeof(T) * h.size());
+  cudaMemcpy(d, h.data(), sizeof(T) * h.size(), cudaMemcpyHostToDevice);
+  return d;
+}
+template <class T>
+std::vector<T> from_device(const T* d, size_t n) {
+  std::vector<T> h(n);
+  cudaMemcpy(h.data(), d, sizeof(T) * n, cudaMemcpyDeviceToHost);
+  return h;
+}
+
+}  // namespace
+
+int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no GPU: skipped\n");
+    return 77;
+  }
+  {  // cp.async zfill
+    std::vector<uint4> src(64);
+    for (int i = 0; i < 64; ++i) src[i] = make_uint4(i + 1, 2 * i + 1, 3 * i + 1, 4 * i + 1);
+    uint4* ds = to_device(src);
+    uint4* dout = to_device(std::vector<uint4>(64));
+    cp_async_kernel<<<1, 64>>>(ds, dout);
+    const auto out = from_device(dout, 64);
+    for (int i = 0; i < 64; ++i) {
+      const bool copied = i % 3 != 0;
+      check(out[i].x == (copied ? src[i].x : 0u) && out[i].w == (copied ? src[i].w : 0u), "cp_async_zfill", i, out[i].x, copied ? src[i].x : 0);
+    }
+  }
+  {  // ldmatrix.x4: register i of thread t holds matrix i, row t/4, columns 2*(t%4), +1
+    std::vector<uint16_t> m(256);
+    for (int i = 0; i < 256; ++i) m[i] = uint16_t(i);
+    uint16_t* dm = to_device(m);
+    uint32_t* dout = to_device(std::vector<uint32_t>(128));
+    ldmatrix_kernel<<<1, 32>>>(dm, dout);
+    const auto out = from_device(dout, 128);
+    for (int t = 0; t < 32; ++t)
+      for (int i = 0; i < 4; ++i) {
+        const uint32_t lo = i * 64 + (t / 4) * 8 + 2 * (t % 4);
+        const uint32_t want = lo | ((lo + 1) << 16);
+        check(out[t * 4 + i] == want, "ldmatrix_x4", t * 4 + i, out[t * 4 + i], want);
+      }
+  }
+  {  // mma m16n8k16 f16 with the SM80 traits' layouts
+    const MmaTraits tr = mma_traits(MmaFamily::kSm80_16x8x16, Elem::kHalf, Elem::kHalf, 16, 8);
+    std::vector<__half> a(16 * 16), b(8 * 16);
+    std::vector<float> fa(a.size()), fb(b.size());
+    for (int i = 0; i < 256; ++i) fa[i] = float((i * 7) % 5 - 2), a[i] = __float2half(fa[i]);  // a[m + 16*k]
+    for (int i = 0; i < 128; ++i) fb[i] = float((i * 3) % 7 - 3), b[i] = __float2half(fb[i]);  // b[n + 8*k]
+    const auto am = tv_map(tr.a), bm = tv_map(tr.b), cm = tv_map(tr.c);
+    float* dd = to_device(std::vector<float>(128));
+    mma_kernel<__half, 2, false><<<1, 32>>>(to_device(a), to_device(b), to_device(am), to_device(bm), to_device(cm), dd);
+    const auto d = from_device(dd, 128);
+    for (int m = 0; m < 16; ++m)
+      for (int n = 0; n < 8; ++n) {
+        float want = 0;
+        for (int k = 0; k < 16; ++k) want += fa[m + 16 * k] * fb[n + 8 * k];
+        check(d[m + 16 * n] == want, "mma_m16n8k16", m + 16 * n, d[m + 16 * n], want);
+      }
+  }
+  {  // mma m16n8k32 e4m3 with the SM89 traits' layouts
+    const MmaTraits tr = mma_traits(MmaFamily::kSm89_16x8x32, Elem::kE4M3, Elem::kE4M3, 16, 8);
+    std::vector<__nv_fp8_e4m3> a(16 * 32), b(8 * 32);
+    std::vector<float> fa(a.size()), fb(b.size());
+    for (size_t i = 0; i < a.size(); ++i) fa[i] = float(int(i * 5) % 5 - 2), a[i] = __nv_fp8_e4m3(fa[i]);
+    for (size_t i = 0; i < b.size(); ++i) fb[i] = float(int(i * 3) % 3 - 1), b[i] = __nv_fp8_e4m3(fb[i]);
+    const auto am = tv_map(tr.a), bm = tv_map(tr.b), cm = tv_map(tr.c);
+    float* dd = to_device(std::vector<float>(128));
+    mma_kernel<__nv_fp8_e4m3, 4, true><<<1, 32>>>(to_device(a), to_device(b), to_device(am), to_device(bm), to_device(cm), dd);
+    const auto d = from_device(dd, 128);
+    for (int m = 0; m < 16; ++m)
+      for (int n = 0; n < 8; ++n) {
+        float want = 0;
+        for (int k = 0; k < 32; ++k) want += fa[m + 16 * k] * fb[n + 8 * k];
+        check(d[m + 16 * n] == want, "mma_m16n8k32_e4m3", m + 16 * n, d[m + 16 * n], want);
+      }
+  }
+  {  // wgmma 64x64x16 f16 SS; accumulators placed by the SM90 traits' C layout
+    const MmaTraits tr = mma_traits(MmaFamily::kSm90_Gmma_SS, Elem::kHalf, Elem::kHalf, 64, 64);
+    std::vector<__half> a(64 * 16), b(64 * 16);
+    std::vector<float> fa(a.size()), fb(b.size());
+    for (size_t i = 0; i < a.size(); ++i) fa[i] = float(int(i * 7) % 5 - 2), a[i] = __float2half(fa[i]);  // a[m*16 + k]
+    for (size_t i = 0; i < b.size(); ++i) fb[i] = float(int(i * 3) % 7 - 3), b[i] = __float2half(fb[i]);  // b[n*16 + k]
+    const auto cm = tv_map(tr.c);
+    float* dd = to_device(std::vector<float>(64 * 64));
+    wgmma_kernel<<<1, 128>>>(to_device(a), to_device(b), to_device(cm), dd);
+    const auto d = from_device(dd, 64 * 64);
+    for (int m = 0; m < 64; ++m)
+      for (int n = 0; n < 64; ++n) {
+        float want = 0;
+        for (int k = 0; k < 16; ++k) want += fa[m * 16 + k] * fb[n * 16 + k];
+        check(d[m + 64 * n] == want, "wgmma_64x64x16_f16_ss", m + 64 * n, d[m + 64 * n], want);
+      }
+  }
+  if (cudaDeviceSynchronize() != cudaSuccess) {
+    std::printf("FAIL CUDA error: %s\n", cudaGetErrorString(cudaGetLastError()));
+    return 1;
+  }
+  std::printf("%d passed, %d failed\n", checks - failures, failures);
+  return failures ? 1 : 0;
+}
