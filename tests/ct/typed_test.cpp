@@ -2,6 +2,8 @@
 // time only for dynamic leaves.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "cotile/ct/ct.hpp"
 
 using namespace cotile::ct;
@@ -133,4 +135,56 @@ TEST(Typed, SpecChainAsKernelCode) {
     EXPECT_EQ(to_string(part.layout()), "((_16,_1),_16,_1,_1):((_1,_0),1024,_0,_0)");
     EXPECT_EQ(part.data().get() - q, 128 * (t / 8) + 16 * (t % 8));
   }
+}
+
+// retile of a fragment already in the copy's (values, M, N) shape is that fragment unchanged, and
+// a retiled fragment covers every register exactly once.
+TEST(Typed, RetileKeepsAPartitionShapedFragment) {
+  const auto tc = make_tiled_copy<CopyOp::kU128, Elem::kHalf>(make_layout(make_shape(_32{}, _4{}), make_stride(_4{}, _1{})),
+                                                             make_layout(make_shape(_1{}, _8{})));
+  const auto src = make_tensor(OffsetIter{}, make_layout(make_shape(_64{}, _64{}), make_stride(opaque(64), _1{})));
+  auto frag = make_tensor<float>(make_layout(shape(partition_S(tc, src, 0).layout())));
+  EXPECT_EQ(to_string(frag.layout()), "((_8,_1),_2,_2):((_1,_0),_8,_16)");
+  const auto same = retile_S(tc, frag);
+  EXPECT_EQ(to_string(same.layout()), to_string(frag.layout()));
+  auto flat = make_tensor<float>(make_layout(make_shape(_8{}, _2{}, _2{})));
+  const auto rt = retile_D(tc, flat);
+  EXPECT_EQ(to_string(rt.layout()), "((_8,_1),_2,_2):((_1,_0),_8,_16)");
+  const cotile::Layout e = cotile::retile(decltype(tc)::value, engine(flat.layout()));
+  EXPECT_EQ(cotile::to_string(e), to_string(rt.layout()));
+  std::vector<int> hits(32, 0);
+  for (int i = 0; i < 32; ++i) ++hits[rt.layout()(i)];
+  for (int h : hits) EXPECT_EQ(h, 1);
+}
+
+// A thread slice partitions exactly as the free functions with that thread index do.
+TEST(Typed, ThreadSliceMatchesFreePartition) {
+  const auto tc = make_tiled_copy<CopyOp::kU128, Elem::kHalf>(make_layout(make_shape(_32{}, _4{}), make_stride(_4{}, _1{})),
+                                                             make_layout(make_shape(_1{}, _8{})));
+  const auto g = make_tensor(OffsetIter{}, make_layout(make_shape(_64{}, _64{}), make_stride(opaque(64), _1{})));
+  for (int t = 0; t < 128; ++t) {
+    const auto a = get_slice(tc, t).partition_S(g);
+    const auto b = partition_S(tc, g, t);
+    EXPECT_EQ(to_string(a.layout()), to_string(b.layout()));
+    EXPECT_EQ(a.data().offset, b.data().offset);
+    EXPECT_EQ(a.data().offset, (t / 4) * 64 + (t % 4) * 8);
+  }
+  const auto mma = make_tiled_mma<MmaFamily::kSm80_16x8x16, Elem::kHalf, Elem::kHalf, 16, 8>(make_layout(make_shape(_2{}, _2{}, _1{})));
+  const auto c = make_tensor(OffsetIter{}, make_layout(make_shape(_64{}, _32{})));
+  for (int t = 0; t < 128; ++t) {
+    const auto p = get_thread_slice(mma, t).partition_C(c);
+    EXPECT_EQ(to_string(p.layout()), to_string(partition_C(mma, c, t).layout()));
+  }
+  const auto fr = partition_fragment_C<float>(mma, c, 3);
+  EXPECT_EQ(to_string(fr.layout()), "((_2,_2),_2,_2):((_1,_2),_4,_8)");
+}
+
+// Atom layouts are the engine's traits as static types (SM80 16x8x16 A: CuTe's ALayout).
+TEST(Typed, AtomLayoutsAreStatic) {
+  using Ldsm = CopyAtom<CopyOp::kLdsmX4, Elem::kHalf>;
+  EXPECT_EQ(to_string(Ldsm::val_layout_src()), "(_32,_8):(_8,_1)");
+  static_assert(decltype(size(Ldsm::thr_id()))::value == 32);
+  using Mma = MmaAtom<MmaFamily::kSm80_16x8x16, Elem::kHalf, Elem::kHalf, 16, 8>;
+  EXPECT_EQ(to_string(Mma::layout_a()), "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))");
+  EXPECT_EQ(to_string(Mma::shape_mnk()), "(_16,_8,_16)");
 }

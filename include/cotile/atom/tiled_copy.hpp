@@ -191,6 +191,31 @@ COTILE_HD constexpr SlicedLayout partition_D(const TiledCopy& tc, const Layout& 
   return partition(tc, tensor, thr, false);
 }
 
+// retile(tensor): a thread's fragment (e.g. registers) reshaped to the copy's (atom values,
+// repetitions) structure, assuming its first size<0>(tensor) values are the thread's first values
+// in layout_tv (CuTe's retile_S/retile_D, which are the same):
+//   frg_mn = upcast<threads*V>(right_inverse(layout_tv) o make_layout(shape(tiler)))
+//   frg_v  = zipped_divide(logical_product(make_layout(V), right_inverse(frg_mn)), AtomNumVal)
+//   result = (zipped_divide(tensor, (V, product_each(shape(frg_mn))...)) o (frg_v, _))(_, (0,_,...))
+COTILE_HD constexpr Layout retile(const TiledCopy& tc, const Layout& tensor) {
+  const int r = tensor.rank();
+  const Int v = size(tensor.get(0));
+  const Int threads = size(tc.layout_tv.get(0));
+  if (!v.is_static || !threads.is_static)
+    fail("retile", "the fragment's first mode and the copy's threads must be static", nullptr, arg("tensor", tensor));
+  const Layout frg_mn = upcast(composition(right_inverse(tc.layout_tv), make_layout(tiler_shape(tc.tiler))),
+                               (threads * v).value);
+  const Layout frg_v = zipped_divide(logical_product(make_layout(I(v)), right_inverse(frg_mn)),
+                                     tile_layout(make_layout(I(size(tc.atom.val_ref.get(1))))));
+  const Tile tiler = tile_of_shape(prepend(product_each(frg_mn.shape), I(v)));
+  const Layout t = zipped_divide(tensor, tiler);
+  const Layout vt = composition(t, coord(tile_layout(frg_v), U()));
+  Tile rest = Tile::tuple();
+  rest.push_back(C(S(0)));
+  for (int i = 1; i < r; ++i) rest.push_back(U());
+  return slice_and_offset(coord(U(), r == 1 ? C(S(0)) : rest), vt).layout;
+}
+
 // The number of threads of a tiled copy.
 COTILE_HD constexpr Int size(const TiledCopy& tc) { return size(tc.layout_tv.get(0)); }
 

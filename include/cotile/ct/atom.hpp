@@ -63,8 +63,39 @@ COTILE_HD constexpr auto make_tiled_copy(const Thr&, const Val&) {
   return TiledCopy<Gen>{};
 }
 
+namespace op {
+template <class Gen>
+struct Retile {
+  constexpr EL operator()(const EL& t) const { return retile(Gen::value(), t); }
+};
+template <class Gen>
+struct Tile2Data {  // make_layout(product_each(shape(data))) o tiler
+  constexpr EL operator()(const EL& data) const { return composition(make_layout(product_each(data.shape)), Gen::value().tiler); }
+};
+}  // namespace op
+
 template <class Gen>
 COTILE_HD constexpr auto size(const TiledCopy<Gen>&) { return Int<size(TiledCopy<Gen>::value).value>{}; }
+
+// retile_S/retile_D: a thread's fragment reshaped to (atom values, repetitions) (same for both).
+template <class Gen, class Iter, class L>
+COTILE_HD COTILE_INLINE constexpr auto retile(const TiledCopy<Gen>&, const Tensor<Iter, L>& t) {
+  const auto l = lift<op::Retile<Gen>, Kind::kLayout>(t.layout());
+  return Tensor<Iter, std::remove_cv_t<decltype(l)>>{t.iter, l};
+}
+template <class Gen, class T, class L, int N>
+COTILE_HD COTILE_INLINE constexpr auto retile(const TiledCopy<Gen>&, RegisterTensor<T, L, N>& t) {
+  const auto l = lift<op::Retile<Gen>, Kind::kLayout>(t.layout());
+  return Tensor<ArrayIter<T, N>, std::remove_cv_t<decltype(l)>>{ArrayIter<T, N>{&t.storage, 0}, l};
+}
+template <class Gen, class T> COTILE_HD COTILE_INLINE constexpr auto retile_S(const TiledCopy<Gen>& tc, T&& t) { return retile(tc, t); }
+template <class Gen, class T> COTILE_HD COTILE_INLINE constexpr auto retile_D(const TiledCopy<Gen>& tc, T&& t) { return retile(tc, t); }
+
+// The tile-to-data map of a cotiled copy (spec §7.5) for its data layout.
+template <class Gen, class Data>
+COTILE_HD COTILE_INLINE constexpr auto tile2data(const TiledCopy<Gen>&, const Data& data) {
+  return lift<op::Tile2Data<Gen>, Kind::kLayout>(data);
+}
 template <class Gen>
 COTILE_HD constexpr auto layout_tv(const TiledCopy<Gen>&) { return lift<op::LayoutTV<Gen>>(); }
 template <class Gen>
@@ -87,6 +118,43 @@ template <class Gen, class Iter, class L, class Thr>
 COTILE_HD COTILE_INLINE constexpr auto partition_D(const TiledCopy<Gen>& tc, const Tensor<Iter, L>& t, const Thr& thr) {
   return partition_impl<false>(tc, t, thr);
 }
+
+// One thread's view of a tiled copy (CuTe's ThrCopy): tc.get_slice(t).partition_S(tensor).
+template <class Gen, class Thr>
+struct ThrCopy {
+  Thr thr;
+  template <class T> COTILE_HD COTILE_INLINE constexpr auto partition_S(const T& t) const { return ct::partition_S(TiledCopy<Gen>{}, t, thr); }
+  template <class T> COTILE_HD COTILE_INLINE constexpr auto partition_D(const T& t) const { return ct::partition_D(TiledCopy<Gen>{}, t, thr); }
+  template <class T> COTILE_HD COTILE_INLINE constexpr auto retile_S(T&& t) const { return ct::retile(TiledCopy<Gen>{}, t); }
+  template <class T> COTILE_HD COTILE_INLINE constexpr auto retile_D(T&& t) const { return ct::retile(TiledCopy<Gen>{}, t); }
+};
+template <class Gen, class Thr>
+COTILE_HD constexpr ThrCopy<Gen, Thr> get_slice(const TiledCopy<Gen>&, const Thr& thr) { return {thr}; }
+template <class Gen, class Thr>
+COTILE_HD constexpr ThrCopy<Gen, Thr> get_thread_slice(const TiledCopy<Gen>& tc, const Thr& thr) { return get_slice(tc, thr); }
+
+// The layouts of a copy instruction for an element type, typed (static).
+template <CopyOp Op, Elem E>
+struct CopyAtom {
+  struct Gen {
+    static constexpr ::cotile::CopyAtom value() { return make_copy_atom(Op, E); }
+  };
+  template <int Which>
+  struct Get {
+    constexpr ::cotile::Layout operator()() const {
+      const ::cotile::CopyAtom a = Gen::value();
+      return Which == 0 ? a.traits.thr_id : Which == 1 ? a.val_src : Which == 2 ? a.val_dst : Which == 3 ? a.val_ref
+             : Which == 4 ? a.traits.src_bits : Which == 5 ? a.traits.dst_bits : a.traits.ref_bits;
+    }
+  };
+  COTILE_HD static constexpr auto thr_id() { return lift<Get<0>>(); }
+  COTILE_HD static constexpr auto val_layout_src() { return lift<Get<1>>(); }
+  COTILE_HD static constexpr auto val_layout_dst() { return lift<Get<2>>(); }
+  COTILE_HD static constexpr auto val_layout_ref() { return lift<Get<3>>(); }
+  COTILE_HD static constexpr auto src_layout_bits() { return lift<Get<4>>(); }
+  COTILE_HD static constexpr auto dst_layout_bits() { return lift<Get<5>>(); }
+  COTILE_HD static constexpr auto ref_layout_bits() { return lift<Get<6>>(); }
+};
 
 // --- TiledMMA -------------------------------------------------------------------------------
 
@@ -142,6 +210,48 @@ template <class Gen, class T, class Thr> COTILE_HD COTILE_INLINE constexpr auto 
 template <class Gen, class L> COTILE_HD COTILE_INLINE constexpr auto thrfrg_A(const TiledMMA<Gen>&, const L& l) { return lift<op::Thrfrg<Gen, Operand::kA>, Kind::kLayout>(l); }
 template <class Gen, class L> COTILE_HD COTILE_INLINE constexpr auto thrfrg_B(const TiledMMA<Gen>&, const L& l) { return lift<op::Thrfrg<Gen, Operand::kB>, Kind::kLayout>(l); }
 template <class Gen, class L> COTILE_HD COTILE_INLINE constexpr auto thrfrg_C(const TiledMMA<Gen>&, const L& l) { return lift<op::Thrfrg<Gen, Operand::kC>, Kind::kLayout>(l); }
+// partition_fragment_X: registers for a thread's partition (compact over its static shape).
+template <Operand X, class T, class Gen, class Tensor_, class Thr>
+COTILE_HD COTILE_INLINE constexpr auto partition_fragment(const TiledMMA<Gen>& m, const Tensor_& t, const Thr& i) {
+  return make_tensor<T>(make_layout(shape(partition<X>(m, t, i).layout())));
+}
+template <class T, class Gen, class Tn, class Thr> COTILE_HD COTILE_INLINE constexpr auto partition_fragment_A(const TiledMMA<Gen>& m, const Tn& t, const Thr& i) { return partition_fragment<Operand::kA, T>(m, t, i); }
+template <class T, class Gen, class Tn, class Thr> COTILE_HD COTILE_INLINE constexpr auto partition_fragment_B(const TiledMMA<Gen>& m, const Tn& t, const Thr& i) { return partition_fragment<Operand::kB, T>(m, t, i); }
+template <class T, class Gen, class Tn, class Thr> COTILE_HD COTILE_INLINE constexpr auto partition_fragment_C(const TiledMMA<Gen>& m, const Tn& t, const Thr& i) { return partition_fragment<Operand::kC, T>(m, t, i); }
+
+// One thread's view of a tiled MMA (CuTe's ThrMMA).
+template <class Gen, class Thr>
+struct ThrMMA {
+  Thr thr;
+  template <class T> COTILE_HD COTILE_INLINE constexpr auto partition_A(const T& t) const { return ct::partition<Operand::kA>(TiledMMA<Gen>{}, t, thr); }
+  template <class T> COTILE_HD COTILE_INLINE constexpr auto partition_B(const T& t) const { return ct::partition<Operand::kB>(TiledMMA<Gen>{}, t, thr); }
+  template <class T> COTILE_HD COTILE_INLINE constexpr auto partition_C(const T& t) const { return ct::partition<Operand::kC>(TiledMMA<Gen>{}, t, thr); }
+};
+template <class Gen, class Thr>
+COTILE_HD constexpr ThrMMA<Gen, Thr> get_slice(const TiledMMA<Gen>&, const Thr& thr) { return {thr}; }
+template <class Gen, class Thr>
+COTILE_HD constexpr ThrMMA<Gen, Thr> get_thread_slice(const TiledMMA<Gen>& m, const Thr& thr) { return get_slice(m, thr); }
+
+// An MMA instruction's layouts, typed (static).
+template <MmaFamily F, Elem A, Elem B, int M, int N>
+struct MmaAtom {
+  template <int Which>
+  struct Get {
+    constexpr ::cotile::Layout operator()() const {
+      const MmaTraits t = mma_traits(F, A, B, M, N);
+      return Which == 0 ? t.thr_id : Which == 1 ? t.a : Which == 2 ? t.b : t.c;
+    }
+  };
+  struct Shape {
+    constexpr IntTuple operator()() const { return mma_traits(F, A, B, M, N).shape_mnk; }
+  };
+  COTILE_HD static constexpr auto shape_mnk() { return lift<Shape>(); }
+  COTILE_HD static constexpr auto thr_id() { return lift<Get<0>>(); }
+  COTILE_HD static constexpr auto layout_a() { return lift<Get<1>>(); }
+  COTILE_HD static constexpr auto layout_b() { return lift<Get<2>>(); }
+  COTILE_HD static constexpr auto layout_c() { return lift<Get<3>>(); }
+};
+
 template <class Gen> COTILE_HD constexpr auto get_layoutA_TV(const TiledMMA<Gen>&) { return lift<op::MmaLayoutTV<Gen, Operand::kA>>(); }
 template <class Gen> COTILE_HD constexpr auto get_layoutB_TV(const TiledMMA<Gen>&) { return lift<op::MmaLayoutTV<Gen, Operand::kB>>(); }
 template <class Gen> COTILE_HD constexpr auto get_layoutC_TV(const TiledMMA<Gen>&) { return lift<op::MmaLayoutTV<Gen, Operand::kC>>(); }

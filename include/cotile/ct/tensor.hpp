@@ -39,6 +39,15 @@ COTILE_HD constexpr gmem_ptr<T> make_gmem_ptr(T* p) { return {p}; }
 template <class T>
 COTILE_HD constexpr smem_ptr<T> make_smem_ptr(T* p) { return {p}; }
 
+// Offsets only: a tensor over no memory, whose iterator is the offset of its first element (for
+// tools and tests that ask where a partition starts).
+struct OffsetIter {
+  int64_t offset = 0;
+  using value_type = int64_t;
+  COTILE_HD constexpr int64_t operator[](int64_t i) const { return offset + i; }
+  COTILE_HD constexpr OffsetIter operator+(int64_t i) const { return {offset + i}; }
+};
+
 // Registers: N values owned by the tensor (a static layout's cosize).
 template <class T, int N>
 struct ArrayEngine {
