@@ -1,5 +1,5 @@
-// The typed layer on the device: layouts, tensors and the spec's Q-load partition evaluated in
-// a kernel, compared with the engine on the host. Skipped (exit 77) without a GPU.
+// The typed layer on the device: layouts, tensors, the spec's Q-load partition and a swizzled
+// shared-memory layout evaluated in a kernel, compared with the engine on the host. Skipped (exit 77) without a GPU.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -11,7 +11,7 @@ using namespace cotile::ct;
 namespace {
 
 constexpr int kThreads = 64;
-constexpr int kPerThread = 8;
+constexpr int kPerThread = 9;
 
 __global__ void evaluate(int64_t* out, int64_t ld) {
   const int t = int(threadIdx.x);
@@ -40,6 +40,10 @@ __global__ void evaluate(int64_t* out, int64_t ld) {
   const auto id = make_identity_tensor(make_shape(_8{}, _16{}));
   o[6] = elem_less(id(t % 8, t / 8), make_coord(5, 6));
   o[7] = size(d);
+  // A swizzled shared-memory tile.
+  const auto sw = tile_to_shape(composition(Swizzle<3, 4, 3>{}, make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{}))),
+                                make_shape(_64{}, _128{}));
+  o[8] = sw(t * 37 % 8192);
 }
 
 }  // namespace
@@ -70,6 +74,9 @@ int main() {
   const FmhaGenQ q = fmha_gen_q(Elem::kE5M2, S(128), S(128),
                                 cotile::Layout{make_tuple(make_tuple(I(S(2)), I(S(32))), I(S(16))),
                                                make_tuple(make_tuple(I(S(16)), I(S(32))), I(S(1)))});
+  const cotile::ComposedLayout sw =
+      cotile::tile_to_shape(cotile::composition(make_swizzle(3, 4, 3), make_layout(make_tuple(I(S(8)), I(S(64))), make_tuple(I(S(64)), I(S(1))))),
+                    make_tuple(I(S(64)), I(S(128))));
   int failures = 0, checks = 0;
   auto check = [&](int t, int k, int64_t want) {
     ++checks;
@@ -88,6 +95,7 @@ int main() {
     check(t, 5, (16 + t % 16) * ld + 16 + t / 16 % 8);
     check(t, 6, (t % 8 < 5 && t / 8 < 6) ? 1 : 0);
     check(t, 7, 128 * 128);
+    check(t, 8, eval(sw, I(D(t * 37 % 8192))));
   }
   std::printf("%d passed, %d failed\n", checks - failures, failures);
   return failures ? 1 : 0;

@@ -39,6 +39,16 @@ TEST(Typed, ReplaceWithIntMakesADynamicSlot) {
   static_assert(is_static_v<decltype(e)>);
 }
 
+// A rank-0 layout with a static shape and a dynamic stride keeps the stride's run-time value
+// (found by the differential test: `_8:1` with a dynamic 1 once printed `_8:0`).
+TEST(Typed, StaticShapeWithDynamicStrideKeepsTheStride) {
+  const auto l = make_layout(_8{}, opaque(3));
+  EXPECT_EQ(to_string(l), "_8:3");
+  EXPECT_EQ(l(2), 6);
+  EXPECT_EQ(to_string(make_layout(l, make_layout(opaque(32), opaque(1)))), "(_8,32):(3,1)");
+  EXPECT_EQ(to_string(coalesce(make_layout(_8{}, opaque(5)))), "_8:5");
+}
+
 TEST(Typed, ArithmeticFollowsCuteRules) {
   // _0 * x is static, _128 * int is dynamic (through a layout's size).
   const auto a = make_layout(make_shape(_0{}, int(opaque(5))));
@@ -187,4 +197,22 @@ TEST(Typed, AtomLayoutsAreStatic) {
   using Mma = MmaAtom<MmaFamily::kSm80_16x8x16, Elem::kHalf, Elem::kHalf, 16, 8>;
   EXPECT_EQ(to_string(Mma::layout_a()), "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))");
   EXPECT_EQ(to_string(Mma::shape_mnk()), "(_16,_8,_16)");
+}
+
+// A swizzled shared-memory tile: Sw<3,4,3> o _0 o (_8,_64):(_64,_1); the functor XORs offset
+// bits 7..9 into bits 4..6 (x ^ ((x & 0x380) >> 3)); tile_to_shape keeps the swizzle.
+TEST(Typed, SwizzledLayoutsEvaluateAndTile) {
+  const auto atom = composition(Swizzle<3, 4, 3>{}, make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{})));
+  EXPECT_EQ(to_string(atom), "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)");
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 64; ++c) {
+      const int x = r * 64 + c;
+      EXPECT_EQ(atom(r, c), x ^ ((x & 0x380) >> 3)) << r << "," << c;
+    }
+  const auto smem = tile_to_shape(atom, make_shape(_64{}, _128{}));
+  EXPECT_EQ(to_string(smem), "Sw<3,4,3> o _0 o ((_8,_8),(_64,_2)):((_64,_512),(_1,_4096))");
+  std::vector<int> hits(64 * 128, 0);
+  for (int i = 0; i < 64 * 128; ++i) ++hits[smem(i)];
+  for (int h : hits) EXPECT_EQ(h, 1);
+  static_assert(Swizzle<3, 4, 3>{}(0x80) == (0x80 ^ 0x10));
 }

@@ -182,21 +182,40 @@ struct MmaLayoutTV {
 };
 }  // namespace op
 
-// make_tiled_mma<Family, A, B, M, N>(atom_layout).
-template <MmaFamily F, Elem A, Elem B, int M, int N, class AtomLayout>
+// make_tiled_mma<Family, A, B, M, N[, A K-major, B K-major]>(atom_layout).
+template <MmaFamily F, Elem A, Elem B, int M, int N, bool AK = true, bool BK = true, class AtomLayout>
 COTILE_HD constexpr auto make_tiled_mma(const AtomLayout&) {
   static_assert(is_static_v<AtomLayout>, "make_tiled_mma: the atom layout must be static");
   struct Gen {
     static constexpr ::cotile::TiledMMA value() {
-      return ::cotile::make_tiled_mma(mma_traits(F, A, B, M, N), ArgOf<AtomLayout>::engine_layout(nullptr, 0));
+      return ::cotile::make_tiled_mma(mma_traits(F, A, B, M, N, AK, BK), ArgOf<AtomLayout>::engine_layout(nullptr, 0));
     }
   };
   return TiledMMA<Gen>{};
 }
-template <MmaFamily F, Elem A, Elem B, int M, int N>
+template <MmaFamily F, Elem A, Elem B, int M, int N, bool AK = true, bool BK = true>
 COTILE_HD constexpr auto make_tiled_mma() {
-  return make_tiled_mma<F, A, B, M, N>(make_layout(make_shape(_1{}, _1{}, _1{})));
+  return make_tiled_mma<F, A, B, M, N, AK, BK>(make_layout(make_shape(_1{}, _1{}, _1{})));
 }
+
+namespace op {
+template <class Gen>
+struct TileMNK {  // (tile_size_mnk<0>, <1>, <2>)
+  constexpr IntTuple operator()() const {
+    const ::cotile::TiledMMA t = Gen::value();
+    return make_tuple(I(tile_size_mnk(t, 0)), I(tile_size_mnk(t, 1)), I(tile_size_mnk(t, 2)));
+  }
+};
+template <class Gen>
+struct ThrLayoutVMNK {
+  constexpr EL operator()() const { return Gen::value().thr_layout_vmnk; }
+};
+}  // namespace op
+
+// The (M, N, K) extent one tiled MMA covers, and its (atom thread, m, n, k) -> thread layout.
+template <class Gen> COTILE_HD constexpr auto tile_shape(const TiledMMA<Gen>&) { return lift<op::TileMNK<Gen>>(); }
+template <int I, class Gen> COTILE_HD constexpr auto tile_size(const TiledMMA<Gen>& m) { return get<I>(tile_shape(m)); }
+template <class Gen> COTILE_HD constexpr auto thr_layout_vmnk(const TiledMMA<Gen>&) { return lift<op::ThrLayoutVMNK<Gen>>(); }
 
 template <Operand X, class Gen, class Iter, class L, class Thr>
 COTILE_HD COTILE_INLINE constexpr auto partition(const TiledMMA<Gen>&, const Tensor<Iter, L>& t, const Thr& thr) {
@@ -233,17 +252,17 @@ template <class Gen, class Thr>
 COTILE_HD constexpr ThrMMA<Gen, Thr> get_thread_slice(const TiledMMA<Gen>& m, const Thr& thr) { return get_slice(m, thr); }
 
 // An MMA instruction's layouts, typed (static).
-template <MmaFamily F, Elem A, Elem B, int M, int N>
+template <MmaFamily F, Elem A, Elem B, int M, int N, bool AK = true, bool BK = true>
 struct MmaAtom {
   template <int Which>
   struct Get {
     constexpr ::cotile::Layout operator()() const {
-      const MmaTraits t = mma_traits(F, A, B, M, N);
+      const MmaTraits t = mma_traits(F, A, B, M, N, AK, BK);
       return Which == 0 ? t.thr_id : Which == 1 ? t.a : Which == 2 ? t.b : t.c;
     }
   };
   struct Shape {
-    constexpr IntTuple operator()() const { return mma_traits(F, A, B, M, N).shape_mnk; }
+    constexpr IntTuple operator()() const { return mma_traits(F, A, B, M, N, AK, BK).shape_mnk; }
   };
   COTILE_HD static constexpr auto shape_mnk() { return lift<Shape>(); }
   COTILE_HD static constexpr auto thr_id() { return lift<Get<0>>(); }

@@ -4,5 +4,6 @@
 #include "atom.hpp"
 #include "error.hpp"
 #include "layout.hpp"
+#include "swizzle.hpp"
 #include "tensor.hpp"
 #include "typed.hpp"

@@ -255,7 +255,8 @@ struct Lifted<Op, Kinds<Ks...>, Ts...> {
   // What the result is, as plain constants (device code may use these, not `raw` itself).
   static constexpr bool is_layout = raw.is_layout;
   static constexpr bool is_leaf = raw.shape.is_leaf();
-  static constexpr bool is_static_leaf = is_leaf && raw.shape.value().is_static;
+  // (a layout is never a static leaf: its stride may be dynamic even when its shape is _N)
+  static constexpr bool is_static_leaf = !raw.is_layout && is_leaf && raw.shape.value().is_static;
   static constexpr int64_t leaf_value = is_leaf ? raw.shape.value().value : 0;
   static constexpr int nodes = raw.shape.num_nodes(), leaves = raw.shape.num_leaves();
   static constexpr auto tuple = tuple_spec<nodes, leaves>(raw.shape, 0);
