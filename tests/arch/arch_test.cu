@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "../gpu_skip.hpp"
 #include "cotile/arch/mma_sm80.hpp"
 #include "cotile/arch/wgmma.hpp"
 #include "cotile/cotile.hpp"
@@ -114,11 +115,7 @@ std::vector<T> from_device(const T* d, size_t n) {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("no GPU: skipped\n");
-    return 77;
-  }
+  skip_without_gpu();
   {  // cp.async zfill
     std::vector<uint4> src(64);
     for (int i = 0; i < 64; ++i) src[i] = make_uint4(i + 1, 2 * i + 1, 3 * i + 1, 4 * i + 1);

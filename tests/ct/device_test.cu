@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "../gpu_skip.hpp"
 #include "cotile/ct/ct.hpp"
 
 using namespace cotile::ct;
@@ -49,11 +50,7 @@ __global__ void evaluate(int64_t* out, int64_t ld) {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("no GPU: skipped\n");
-    return 77;
-  }
+  skip_without_gpu();
   const int64_t ld = 128;
   int64_t* d_out = nullptr;
   cudaMalloc(&d_out, sizeof(int64_t) * kThreads * kPerThread);

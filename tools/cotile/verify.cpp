@@ -175,29 +175,22 @@ Check src_dst_agree(const TiledCopy& tc, const IntTuple& shape) {
   return c;
 }
 
+// left:  R = left_inverse(L),  R(L(i)) == i for i < size(L);
+// right: R = right_inverse(L), L(R(i)) == i for i < size(R).
 Check inverse_check(const Layout& l, bool left) {
   Check c{left ? "left_inverse" : "right_inverse", to_string(l), "", true, ""};
-  if (left) {
-    const Layout r = left_inverse(l);
-    for (int64_t i = 0; i < size(l).value; ++i)
-      if (at(r, at(l, i)) != i) {
-        c.holds = false;
-        c.counterexample = "R(L(" + std::to_string(i) + ")) = " + std::to_string(at(r, at(l, i))) + " with R = " + to_string(r);
-        c.message = "left_inverse(L) o L is not the identity (is L injective?)";
-        return c;
-      }
-    c.message = "R = " + to_string(r) + " and R(L(i)) == i for all i < " + std::to_string(size(l).value);
-  } else {
-    const Layout r = right_inverse(l);
-    for (int64_t i = 0; i < size(r).value; ++i)
-      if (at(l, at(r, i)) != i) {
-        c.holds = false;
-        c.counterexample = "L(R(" + std::to_string(i) + ")) = " + std::to_string(at(l, at(r, i))) + " with R = " + to_string(r);
-        c.message = "L o right_inverse(L) is not the identity";
-        return c;
-      }
-    c.message = "R = " + to_string(r) + " and L(R(i)) == i for all i < " + std::to_string(size(r).value);
-  }
+  const Layout r = left ? left_inverse(l) : right_inverse(l);
+  const Layout& inner = left ? l : r;
+  const Layout& outer = left ? r : l;
+  const std::string law = left ? "R(L(" : "L(R(";
+  for (int64_t i = 0; i < size(inner).value; ++i)
+    if (at(outer, at(inner, i)) != i) {
+      c.holds = false;
+      c.counterexample = law + std::to_string(i) + ")) = " + std::to_string(at(outer, at(inner, i))) + " with R = " + to_string(r);
+      c.message = left ? "left_inverse(L) o L is not the identity (is L injective?)" : "L o right_inverse(L) is not the identity";
+      return c;
+    }
+  c.message = "R = " + to_string(r) + " and " + law + "i)) == i for all i < " + std::to_string(size(inner).value);
   return c;
 }
 

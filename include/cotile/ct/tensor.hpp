@@ -18,22 +18,17 @@ struct SliceOffset {
 }  // namespace op
 
 // Pointers tagged with their memory space (documentation and overload sets for copies).
-template <class T>
-struct gmem_ptr {
+enum class Space { kGmem, kSmem };
+template <class T, Space M>
+struct tagged_ptr {
   T* ptr;
   using value_type = T;
   COTILE_HD constexpr T& operator[](int64_t i) const { return ptr[i]; }
-  COTILE_HD constexpr gmem_ptr operator+(int64_t i) const { return {ptr + i}; }
+  COTILE_HD constexpr tagged_ptr operator+(int64_t i) const { return {ptr + i}; }
   COTILE_HD constexpr T* get() const { return ptr; }
 };
-template <class T>
-struct smem_ptr {
-  T* ptr;
-  using value_type = T;
-  COTILE_HD constexpr T& operator[](int64_t i) const { return ptr[i]; }
-  COTILE_HD constexpr smem_ptr operator+(int64_t i) const { return {ptr + i}; }
-  COTILE_HD constexpr T* get() const { return ptr; }
-};
+template <class T> using gmem_ptr = tagged_ptr<T, Space::kGmem>;
+template <class T> using smem_ptr = tagged_ptr<T, Space::kSmem>;
 template <class T>
 COTILE_HD constexpr gmem_ptr<T> make_gmem_ptr(T* p) { return {p}; }
 template <class T>
