@@ -216,6 +216,13 @@ COTILE_HD constexpr IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
 
 // congruent(a, b): a and b have the same profile (nesting structure). Always static.
 COTILE_HD constexpr bool is_congruent(const IntTuple& a, const IntTuple& b) { return a.same_profile(b); }
+
+// is_static(t): every leaf of t is a compile-time integer.
+COTILE_HD constexpr bool is_static(const IntTuple& t) {
+  for (int k = 0; k < t.num_leaves(); ++k)
+    if (!t.leaf_at(k).is_static) return false;
+  return true;
+}
 COTILE_HD constexpr Int congruent(const IntTuple& a, const IntTuple& b) { return S(is_congruent(a, b) ? 1 : 0); }
 
 // compatible(a, b): every coordinate of a is a coordinate of b.

@@ -53,9 +53,7 @@ COTILE_HD constexpr Layout complement(const Layout& l, const IntTuple& cotarget,
   }
   IntTuple shape = wrap(f.shape), stride = wrap(f.stride);
   const int r = shape.rank();
-  bool all_static = true;
-  for (int k = 0; k < stride.num_leaves(); ++k) all_static = all_static && stride.leaf_at(k).is_static;
-  if (r > 1 && !all_static && opt.strict)
+  if (r > 1 && !is_static(stride) && opt.strict)
     fail("complement", "CuTe computes the complement of a rank > 1 layout only with static strides (strict mode)",
          "drop --strict to compute it from the run-time strides", arg("layout", l));
 

@@ -65,6 +65,12 @@ COTILE_HD constexpr TiledCopy make_tiled_copy(const CopyAtom& atom, const Layout
   return make_tiled_copy_tv(atom, layout_tv, tile_of_shape(product_each(layout_mn.shape)));
 }
 
+// tile2data(tiler, data) = make_layout(product_each(shape(data))) o tiler: a tile coordinate ->
+// the data coordinate (one index per mode of data).
+COTILE_HD constexpr Layout tile2data(const Tile& tiler, const Layout& data) {
+  return composition(make_layout(product_each(data.shape)), tiler);
+}
+
 // make_cotiled_copy(atom, atom_tv, data): threads and values given as offsets of a data layout.
 //   inv_data_layout = (left_inverse(data), _1:_0)          offset -> data coordinate
 //   layout_tv_data  = inv_data_layout o atom_tv            (thr, val) -> data coordinate
@@ -76,15 +82,13 @@ COTILE_HD constexpr TiledCopy make_tiled_copy(const CopyAtom& atom, const Layout
 COTILE_HD constexpr TiledCopy make_cotiled_copy(const CopyAtom& atom, const Layout& atom_tv, const Layout& data,
                                                 Options opt = {}, CotiledTrace* trace = nullptr) {
   if (opt.strict) {
-    for (int k = 0; k < data.shape.num_leaves(); ++k)
-      if (!data.shape.leaf_at(k).is_static || !data.stride.leaf_at(k).is_static)
-        fail("make_cotiled_copy",
-             "data_layout must be static (CuTe static_asserts is_static<DataLayout>); a leaf is dynamic",
-             "make it a static Int<...> as the spec's replace<0> does", arg("data_layout", data));
-    for (int k = 0; k < atom_tv.shape.num_leaves(); ++k)
-      if (!atom_tv.shape.leaf_at(k).is_static || !atom_tv.stride.leaf_at(k).is_static)
-        fail("make_cotiled_copy", "atom_tv_layout must be static (CuTe static_asserts is_static<AtomTVLayout>)",
-             nullptr, arg("atom_tv_layout", atom_tv));
+    if (!is_static(data.shape) || !is_static(data.stride))
+      fail("make_cotiled_copy",
+           "data_layout must be static (CuTe static_asserts is_static<DataLayout>); a leaf is dynamic",
+           "make it a static Int<...> as the spec's replace<0> does", arg("data_layout", data));
+    if (!is_static(atom_tv.shape) || !is_static(atom_tv.stride))
+      fail("make_cotiled_copy", "atom_tv_layout must be static (CuTe static_asserts is_static<AtomTVLayout>)",
+           nullptr, arg("atom_tv_layout", atom_tv));
   }
   const Layout inv = make_layout_concat(left_inverse(data, opt), Layout{});
   const Layout tv_data = composition(inv, atom_tv);
@@ -113,11 +117,11 @@ COTILE_HD constexpr TiledCopy make_cotiled_copy(const CopyAtom& atom, const Layo
     if (trace && i < 8) trace->projection[i] = proj;
     tiler.push_back(tile_layout(filter(proj)));
   }
-  const Layout tile2data = composition(make_layout(flat), tiler);
-  const Layout layout_tv = composition(left_inverse(tile2data, opt), tv_data);
+  const Layout t2d = tile2data(tiler, data);
+  const Layout layout_tv = composition(left_inverse(t2d, opt), tv_data);
   if (trace) {
     trace->tiler = tiler;
-    trace->tile2data = tile2data;
+    trace->tile2data = t2d;
     trace->layout_tv = layout_tv;
   }
   return make_tiled_copy_tv(atom, layout_tv, tiler);

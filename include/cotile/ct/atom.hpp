@@ -16,13 +16,15 @@ struct TiledCopy {
 };
 
 namespace op {
-template <class Gen, bool Src>
+// One thread's partition of a tensor by a tiled copy (X: true = source, false = destination) or a
+// tiled MMA (X: the operand): the engine's partition(...), its layout and its offset.
+template <class Gen, auto X>
 struct PartitionLayout {
-  constexpr EL operator()(const EL& t, const EInt& thr) const { return partition(Gen::value(), t, thr, Src).layout; }
+  constexpr EL operator()(const EL& t, const EInt& thr) const { return partition(Gen::value(), t, thr, X).layout; }
 };
-template <class Gen, bool Src>
+template <class Gen, auto X>
 struct PartitionOffset {
-  constexpr EInt operator()(const EL& t, const EInt& thr) const { return partition(Gen::value(), t, thr, Src).offset; }
+  constexpr EInt operator()(const EL& t, const EInt& thr) const { return partition(Gen::value(), t, thr, X).offset; }
 };
 template <class Gen>
 struct LayoutTV {
@@ -33,6 +35,14 @@ struct LayoutSDTV {
   constexpr EL operator()() const { return get_layout_tv(Gen::value(), Src); }
 };
 }  // namespace op
+
+// The partitioned tensor: the lifted partition layout over the tensor's iterator moved by the offset.
+template <class Gen, auto X, class Iter, class L, class Thr>
+COTILE_HD COTILE_INLINE constexpr auto partition_tensor(const Tensor<Iter, L>& t, const Thr& thr) {
+  const auto l = lift<op::PartitionLayout<Gen, X>, Kind::kLayout, Kind::kInt>(t.layout(), thr);
+  const auto off = lift<op::PartitionOffset<Gen, X>, Kind::kLayout, Kind::kInt>(t.layout(), thr);
+  return Tensor<Iter, std::remove_cv_t<decltype(l)>>{t.iter + int64_t(off), l};
+}
 
 // make_cotiled_copy<Op, Elem>(atom_tv, data): requires static layouts (CuTe static_asserts too).
 template <CopyOp Op, Elem E, class AtomTV, class Data>
@@ -69,8 +79,8 @@ struct Retile {
   constexpr EL operator()(const EL& t) const { return retile(Gen::value(), t); }
 };
 template <class Gen>
-struct Tile2Data {  // make_layout(product_each(shape(data))) o tiler
-  constexpr EL operator()(const EL& data) const { return composition(make_layout(product_each(data.shape)), Gen::value().tiler); }
+struct Tile2Data {
+  constexpr EL operator()(const EL& data) const { return tile2data(Gen::value().tiler, data); }
 };
 }  // namespace op
 
@@ -103,20 +113,15 @@ COTILE_HD constexpr auto get_layoutS_TV(const TiledCopy<Gen>&) { return lift<op:
 template <class Gen>
 COTILE_HD constexpr auto get_layoutD_TV(const TiledCopy<Gen>&) { return lift<op::LayoutSDTV<Gen, false>>(); }
 
-// Thread slices: tc.get_slice(t).partition_S(tensor) in CuTe; here partition_S(tc, tensor, t).
-template <bool Src, class Gen, class Iter, class L, class Thr>
-COTILE_HD COTILE_INLINE constexpr auto partition_impl(const TiledCopy<Gen>&, const Tensor<Iter, L>& t, const Thr& thr) {
-  const auto l = lift<op::PartitionLayout<Gen, Src>, Kind::kLayout, Kind::kInt>(t.layout(), thr);
-  const auto off = lift<op::PartitionOffset<Gen, Src>, Kind::kLayout, Kind::kInt>(t.layout(), thr);
-  return Tensor<Iter, std::remove_cv_t<decltype(l)>>{t.iter + int64_t(off), l};
+// partition_S/D(tc, tensor, t): thread t's source/destination partition (CuTe's
+// tc.get_slice(t).partition_S(tensor)).
+template <class Gen, class Iter, class L, class Thr>
+COTILE_HD COTILE_INLINE constexpr auto partition_S(const TiledCopy<Gen>&, const Tensor<Iter, L>& t, const Thr& thr) {
+  return partition_tensor<Gen, true>(t, thr);
 }
 template <class Gen, class Iter, class L, class Thr>
-COTILE_HD COTILE_INLINE constexpr auto partition_S(const TiledCopy<Gen>& tc, const Tensor<Iter, L>& t, const Thr& thr) {
-  return partition_impl<true>(tc, t, thr);
-}
-template <class Gen, class Iter, class L, class Thr>
-COTILE_HD COTILE_INLINE constexpr auto partition_D(const TiledCopy<Gen>& tc, const Tensor<Iter, L>& t, const Thr& thr) {
-  return partition_impl<false>(tc, t, thr);
+COTILE_HD COTILE_INLINE constexpr auto partition_D(const TiledCopy<Gen>&, const Tensor<Iter, L>& t, const Thr& thr) {
+  return partition_tensor<Gen, false>(t, thr);
 }
 
 // One thread's view of a tiled copy (CuTe's ThrCopy): tc.get_slice(t).partition_S(tensor).
@@ -165,14 +170,6 @@ struct TiledMMA {
 
 namespace op {
 template <class Gen, Operand X>
-struct MmaPartitionLayout {
-  constexpr EL operator()(const EL& t, const EInt& thr) const { return partition(Gen::value(), t, thr, X).layout; }
-};
-template <class Gen, Operand X>
-struct MmaPartitionOffset {
-  constexpr EInt operator()(const EL& t, const EInt& thr) const { return partition(Gen::value(), t, thr, X).offset; }
-};
-template <class Gen, Operand X>
 struct Thrfrg {
   constexpr EL operator()(const EL& t) const { return thrfrg(Gen::value(), t, X); }
 };
@@ -219,9 +216,7 @@ template <class Gen> COTILE_HD constexpr auto thr_layout_vmnk(const TiledMMA<Gen
 
 template <Operand X, class Gen, class Iter, class L, class Thr>
 COTILE_HD COTILE_INLINE constexpr auto partition(const TiledMMA<Gen>&, const Tensor<Iter, L>& t, const Thr& thr) {
-  const auto l = lift<op::MmaPartitionLayout<Gen, X>, Kind::kLayout, Kind::kInt>(t.layout(), thr);
-  const auto off = lift<op::MmaPartitionOffset<Gen, X>, Kind::kLayout, Kind::kInt>(t.layout(), thr);
-  return Tensor<Iter, std::remove_cv_t<decltype(l)>>{t.iter + int64_t(off), l};
+  return partition_tensor<Gen, X>(t, thr);
 }
 template <class Gen, class T, class Thr> COTILE_HD COTILE_INLINE constexpr auto partition_A(const TiledMMA<Gen>& m, const T& t, const Thr& i) { return partition<Operand::kA>(m, t, i); }
 template <class Gen, class T, class Thr> COTILE_HD COTILE_INLINE constexpr auto partition_B(const TiledMMA<Gen>& m, const T& t, const Thr& i) { return partition<Operand::kB>(m, t, i); }

@@ -313,10 +313,8 @@ constexpr MessageBuilder dynamic_leaf_message() {
 }
 template <auto S, bool ShapesToo>
 constexpr bool all_static() {
-  const IntTuple sh = expand(S.shape, nullptr, nullptr, 0), st = expand(S.stride, nullptr, nullptr, 0);
-  for (int k = 0; k < st.num_leaves(); ++k)
-    if (!st.leaf_at(k).is_static || (ShapesToo && !sh.leaf_at(k).is_static)) return false;
-  return true;
+  return ::cotile::is_static(expand(S.stride, nullptr, nullptr, 0)) &&
+         (!ShapesToo || ::cotile::is_static(expand(S.shape, nullptr, nullptr, 0)));
 }
 }  // namespace detail
 

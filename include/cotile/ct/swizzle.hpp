@@ -47,22 +47,14 @@ struct TileToShape {
 
 // tile_to_shape(A, S[, O]): A repeated to cover shape S (engine: algebra/product.hpp); for a
 // swizzled atom, its inner layout is tiled and the swizzle and offset kept.
-template <class L, class Shape>
-COTILE_HD COTILE_INLINE constexpr auto tile_to_shape(const L& l, const Shape& s) {
+template <class L, class... ShapeOrder>
+COTILE_HD COTILE_INLINE constexpr auto tile_to_shape(const L& l, const ShapeOrder&... so) {
+  static_assert(sizeof...(ShapeOrder) == 1 || sizeof...(ShapeOrder) == 2, "tile_to_shape(A, shape[, order])");
   if constexpr (is_composed_layout<L>::value) {
-    using Inner = std::remove_cv_t<decltype(tile_to_shape(l.layout, s))>;
-    return ComposedLayout<decltype(l.swizzle), decltype(l.offset), Inner>{l.swizzle, l.offset, tile_to_shape(l.layout, s)};
+    const auto inner = tile_to_shape(l.layout, so...);
+    return ComposedLayout<decltype(l.swizzle), decltype(l.offset), std::remove_cv_t<decltype(inner)>>{l.swizzle, l.offset, inner};
   } else {
-    return lift<op::TileToShape, Kind::kLayout, Kind::kTuple>(l, s);
-  }
-}
-template <class L, class Shape, class Order>
-COTILE_HD COTILE_INLINE constexpr auto tile_to_shape(const L& l, const Shape& s, const Order& o) {
-  if constexpr (is_composed_layout<L>::value) {
-    using Inner = std::remove_cv_t<decltype(tile_to_shape(l.layout, s, o))>;
-    return ComposedLayout<decltype(l.swizzle), decltype(l.offset), Inner>{l.swizzle, l.offset, tile_to_shape(l.layout, s, o)};
-  } else {
-    return lift<op::TileToShape, Kind::kLayout, Kind::kTuple, Kind::kTuple>(l, s, o);
+    return lift<op::TileToShape, Kind::kLayout, tuple_kind<ShapeOrder>...>(l, so...);
   }
 }
 
