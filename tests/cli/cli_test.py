@@ -69,6 +69,15 @@ check("calc --strict refuses a dynamic stride", rc == 1 and "left_inverse: CuTe 
 rc, out, err = run("explain", "cotiled-copy", "--atom", "cp.async.16B")
 check("explain reports a missing option", rc == 1 and "missing" in err, err)
 
+# bad integer options and atom names are errors naming the option, not crashes
+rc, _, err = run("explain", "partition", "--atom", "copy.u32", "--elem", "half_t", "--thr", "(_8,_16):(_16,_1)",
+                 "--val", "(_1,_2):(_0,_1)", "--tensor", "(_64,_64):(_1,_64)", "--thread", "abc")
+check("a non-integer --thread is an error", rc == 1 and "explain --thread: argument 1 must be an integer" in err, err)
+rc, _, err = run("draw", "swizzle", "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)", "--rows", "99999999999999999999", "-o", "/dev/null")
+check("an overflowing --rows is a parse error", rc == 1 and "fits in 64 bits" in err, err)
+rc, _, err = run("calc", "mma_atom(SM100_MMA_F8F6F4_SS<float_e5m2_t,float_e5m2_t,float,abc,64,K,K>)")
+check("a non-numeric UMMA extent is an error", rc == 1 and "M and N are decimal numbers" in err, err)
+
 # the main job (README): cotile explain with no arguments runs the preset
 rc, out, _ = run("explain")
 check("explain runs the fmha-gen-q preset", rc == 0 and "((_2,(_4,_8)),_16):((_1,(_256,_2)),_16)" in out)

@@ -92,7 +92,12 @@ MmaTraits parse_mma(const std::string& s, const std::string& op) {
     if (targs[2] != "float") unknown(op, "MMA atom (accumulator must be float)", s, known);
     const bool fp8 = base == "SM100_MMA_F8F6F4_SS";
     if ((bits(a) == 8) != fp8) unknown(op, "MMA atom (F8F6F4 takes 8-bit types, F16BF16 16-bit ones)", s, known);
-    return mma_traits(MmaFamily::kSm100_Umma_SS, a, b, std::stoi(targs[3]), std::stoi(targs[4]), major(targs[5]),
+    auto extent = [&](const std::string& x) {  // M or N: a small decimal number
+      if (x.empty() || x.size() > 4 || x.find_first_not_of("0123456789") != std::string::npos)
+        unknown(op, "MMA atom (M and N are decimal numbers)", s, known);
+      return std::stoi(x);
+    };
+    return mma_traits(MmaFamily::kSm100_Umma_SS, a, b, extent(targs[3]), extent(targs[4]), major(targs[5]),
                       major(targs[6]));
   }
   unknown(op, "MMA atom", s, known);

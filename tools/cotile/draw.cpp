@@ -258,7 +258,7 @@ Panel swizzle_panel(const ComposedLayout& c, int64_t elem_bytes, const std::stri
 
 int cmd_draw(const std::vector<std::string>& args) {
   const Flags f = parse_flags(args, {"o", "tile", "atom", "elem", "atom-tv", "data", "thr", "val", "tensor", "elem-bytes", "rows"});
-  g_rows_override = f.has("rows") ? std::stoll(f.get("rows")) : 0;
+  g_rows_override = f.integer("rows", 0, "draw");
   if (f.positional.empty())
     throw Error("draw", "usage", "draw: usage: draw layout L | draw tv TV --tile SHAPE | draw copy ... | draw swizzle SWIZZLED_LAYOUT [--elem-bytes N] [-o FILE] [--html]");
   const std::string what = f.positional[0];
@@ -289,7 +289,7 @@ int cmd_draw(const std::vector<std::string>& args) {
     ComposedLayout c;
     if (v.kind == text::Value::kComposed) c = v.composed;
     else c = ComposedLayout{Swizzle{}, S(0), text::to_layout(v, "draw", 1)};
-    const int64_t eb = std::stoll(f.get("elem-bytes", "2"));
+    const int64_t eb = f.integer("elem-bytes", 2, "draw");
     title = "shared memory " + to_string(c) + ", " + std::to_string(eb) + "-byte elements: banks and conflict degree";
     panels.push_back(swizzle_panel(c, eb, title));
   } else {

@@ -94,6 +94,11 @@ std::string Flags::get(const std::string& k, const std::string& fallback) const 
   return fallback;
 }
 
+int64_t Flags::integer(const std::string& k, int64_t fallback, const std::string& verb) const {
+  if (!has(k)) return fallback;
+  return text::to_int(text::parse(get(k)), verb + " --" + k, 1).value;
+}
+
 Flags parse_flags(const std::vector<std::string>& args, const std::vector<std::string>& valued) {
   Flags f;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -176,10 +181,16 @@ void add_tile2thrfrg_steps(Derivation& d, const TiledCopy& tc, const Layout& ten
 
 }  // namespace
 
-TiledCopy copy_from_flags(const Flags& f, const std::string& verb) {
+namespace {
+CopyAtom atom_from_flags(const Flags& f, const std::string& verb) {
   if (!f.has("atom") || !f.has("elem"))
     throw Error(verb, "missing --atom or --elem", verb + ": missing --atom or --elem: a tiled copy needs --atom NAME --elem TYPE");
-  const CopyAtom atom = make_copy_atom(parse_copy_op(f.get("atom"), verb), parse_elem(f.get("elem"), verb));
+  return make_copy_atom(parse_copy_op(f.get("atom"), verb), parse_elem(f.get("elem"), verb));
+}
+}  // namespace
+
+TiledCopy copy_from_flags(const Flags& f, const std::string& verb) {
+  const CopyAtom atom = atom_from_flags(f, verb);
   if (f.has("atom-tv") || f.has("data"))
     return make_cotiled_copy(atom, layout_flag(f, "atom-tv", verb), layout_flag(f, "data", verb), Options{f.strict});
   if (f.has("thr")) return make_tiled_copy(atom, layout_flag(f, "thr", verb), f.has("val") ? layout_flag(f, "val", verb) : Layout{});
@@ -490,26 +501,26 @@ int cmd_explain(const std::vector<std::string>& args) {
     else if (elem == "fp16" || elem == "half_t") e = Elem::kHalf;
     else if (elem == "bf16" || elem == "bfloat16_t") e = Elem::kBFloat16;
     else throw Error("explain", "unknown --elem '" + elem + "'", "explain: unknown --elem '" + elem + "' (known: fp8e5m2 fp8e4m3 fp16 bf16)");
-    const int64_t hd = std::stoll(f.get("head-dim", "128")), mt = std::stoll(f.get("m-tile", "128"));
+    const int64_t hd = f.integer("head-dim", 128, "explain"), mt = f.integer("m-tile", 128, "explain");
     if (hd != 64 && hd != 128 && hd != 256) throw Error("explain", "--head-dim must be 64, 128 or 256", "explain: --head-dim must be 64, 128 or 256");
     if (mt != 64 && mt != 128) throw Error("explain", "--m-tile must be 64 or 128", "explain: --m-tile must be 64 or 128");
     d = explain_fmha_gen_q(e, hd, mt, opt);
   } else if (subject == "cotiled-copy") {
-    const TiledCopy tc = copy_from_flags(f, "explain cotiled-copy");
-    d = explain_cotiled_copy(tc.atom, layout_flag(f, "atom-tv", "explain"), layout_flag(f, "data", "explain"), opt);
+    d = explain_cotiled_copy(atom_from_flags(f, "explain cotiled-copy"), layout_flag(f, "atom-tv", "explain"),
+                             layout_flag(f, "data", "explain"), opt);
   } else if (subject == "tiled-copy") {
-    const TiledCopy tc = copy_from_flags(f, "explain tiled-copy");
-    d = explain_tiled_copy(tc.atom, layout_flag(f, "thr", "explain"), f.has("val") ? layout_flag(f, "val", "explain") : Layout{});
+    d = explain_tiled_copy(atom_from_flags(f, "explain tiled-copy"), layout_flag(f, "thr", "explain"),
+                           f.has("val") ? layout_flag(f, "val", "explain") : Layout{});
   } else if (subject == "partition") {
     const TiledCopy tc = copy_from_flags(f, "explain partition");
-    d = explain_partition(tc, layout_flag(f, "tensor", "explain"), D(std::stoll(f.get("thread", "0"))));
+    d = explain_partition(tc, layout_flag(f, "tensor", "explain"), D(f.integer("thread", 0, "explain")));
   } else if (subject == "mma-partition") {
     if (!f.has("atom")) throw Error("explain", "missing --atom", "explain mma-partition: missing --atom NAME");
     const MmaTraits atom = parse_mma(f.get("atom"), "explain");
     const TiledMMA t = make_tiled_mma(atom, f.has("atom-layout") ? layout_flag(f, "atom-layout", "explain") : Layout{});
     const std::string o = f.get("operand", "A");
     const Operand op = o == "B" ? Operand::kB : o == "C" ? Operand::kC : Operand::kA;
-    d = explain_mma_partition(t, layout_flag(f, "tensor", "explain"), D(std::stoll(f.get("thread", "0"))), op);
+    d = explain_mma_partition(t, layout_flag(f, "tensor", "explain"), D(f.integer("thread", 0, "explain")), op);
   } else {
     // An algebra operation: explain OP ARG...
     std::vector<Value> vals;

@@ -42,6 +42,8 @@ struct Flags {
   bool json = false, strict = false, html = false;
   bool has(const std::string& k) const;
   std::string get(const std::string& k, const std::string& fallback = "") const;
+  // The integer value of --k (CuTe text: 5 or _5), or fallback; a bad value is an Error naming --k.
+  int64_t integer(const std::string& k, int64_t fallback, const std::string& verb) const;
 };
 Flags parse_flags(const std::vector<std::string>& args, const std::vector<std::string>& valued);
 

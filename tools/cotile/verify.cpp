@@ -211,7 +211,7 @@ int cmd_verify(const std::vector<std::string>& args) {
   std::vector<Check> checks;
   if (what == "injective" || what == "surjective" || what == "bijective") {
     const Layout l = layout_arg(f, 1, "LAYOUT");
-    const int64_t n = f.has("codomain") ? std::stoll(f.get("codomain")) : (what == "bijective" ? size(l).value : cosize(l).value);
+    const int64_t n = f.has("codomain") ? f.integer("codomain", 0, "verify") : (what == "bijective" ? size(l).value : cosize(l).value);
     if (what != "surjective") checks.push_back(injective(l));
     if (what != "injective") checks.push_back(surjective(l, n));
   } else if (what == "tv") {
