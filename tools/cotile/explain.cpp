@@ -313,7 +313,7 @@ Derivation explain_mma_partition(const TiledMMA& t, const Layout& tensor, const 
   const char* x = op == Operand::kA ? "A" : op == Operand::kB ? "B" : "C";
   Derivation d;
   d.title = std::string("thrfrg_") + x + " and partition_" + x + " of a TiledMMA (spec §5.4)";
-  const int xi = op == Operand::kB ? 1 : 0, yi = op == Operand::kC ? 1 : 2;
+  const auto [xi, yi] = operand_modes(op);
   d.steps.push_back(text_step("", "Shape_MNK", to_string(t.atom.shape_mnk), "the atom's tile"));
   d.steps.push_back(step("", "thr_layout_vmnk = tiled_product(ThrID, atom_layout)", t.thr_layout_vmnk, {"v", "m", "n", "k"},
                          "thr", "(atom thread, m, n, k) -> thread index"));

@@ -59,9 +59,17 @@ COTILE_HD constexpr Int tile_size_mnk(const TiledMMA& t, int i) {
 //              -> ((ThrV,(ThrX,ThrY)),(FrgV,(RestX,RestY)))
 enum class Operand : uint8_t { kA, kB, kC };
 
+// The (M,N,K) modes (x, y) an operand spans: A (M,K) = (0,2), B (N,K) = (1,2), C (M,N) = (0,1).
+struct OperandModes {
+  int x, y;
+};
+COTILE_HD constexpr OperandModes operand_modes(Operand op) {
+  return {op == Operand::kB ? 1 : 0, op == Operand::kC ? 1 : 2};
+}
+
 COTILE_HD constexpr Layout thrfrg(const TiledMMA& t, const Layout& tensor, Operand op) {
   if (tensor.rank() < 2) fail("thrfrg", "the tensor needs at least two modes", nullptr, arg("tensor", tensor));
-  const int x = op == Operand::kB ? 1 : 0, y = op == Operand::kC ? 1 : 2;
+  const auto [x, y] = operand_modes(op);
   const Layout atom_tv = op == Operand::kA ? t.atom.a : op == Operand::kB ? t.atom.b : t.atom.c;
   const Layout t_tensor = logical_divide(tensor, coord(permutation_mnk(t, x), permutation_mnk(t, y)));
   const Layout a_tensor = zipped_divide(
@@ -101,15 +109,15 @@ COTILE_HD constexpr Int idx_in_mode(const Int& idx, const IntTuple& s, const Int
 COTILE_HD constexpr SlicedLayout partition(const TiledMMA& t, const Layout& tensor, const Int& thr, Operand op) {
   const Layout f = thrfrg(t, tensor, op);
   const IntTuple v = thr_vmnk(t, thr);
-  const int x = op == Operand::kB ? 2 : 1, y = op == Operand::kC ? 2 : 3;
-  const Tile thr_coord = coord(C(v.get(0).value()), coord(C(v.get(x).value()), C(v.get(y).value())));
+  const auto [x, y] = operand_modes(op);  // thread modes x+1, y+1 of (v,m,n,k)
+  const Tile thr_coord = coord(C(v.get(0).value()), coord(C(v.get(x + 1).value()), C(v.get(y + 1).value())));
   const int rest_rank = f.get(1).get(1).rank();
   return slice_and_offset(coord(thr_coord, coord(U(), repeat_underscore(rest_rank))), f);
 }
 
 // get_layoutX_TV: (thread index, value) -> coordinate in the (tile_x, tile_y) tile.
 COTILE_HD constexpr Layout get_layout_tv(const TiledMMA& t, Operand op) {
-  const int x = op == Operand::kB ? 1 : 0, y = op == Operand::kC ? 1 : 2;
+  const auto [x, y] = operand_modes(op);
   const Layout ref = make_layout(make_tuple(I(tile_size_mnk(t, x)), I(tile_size_mnk(t, y))));
   const Layout f = thrfrg(t, ref, op);
   const Layout thridx_2_thrid = right_inverse(t.thr_layout_vmnk);
