@@ -1,0 +1,90 @@
+/* cotile GQA decode attention: the C ABI (plain pointers, sizes, strides, dtype enums, error codes).
+ *
+ * One query token per sequence: O[b, h] = softmax(scale * Q[b, h] . K[b, :, h / G]) V[b, :, h / G]
+ * over the first seqlen_kv[b] cache rows (+ the appended token), G = heads_q / heads_kv.
+ *
+ * Usage: cotile_decode_plan once per batch shape (host only), allocate plan.workspace_bytes of
+ * device memory and zero it once, then cotile_decode_run any number of times (no host
+ * synchronization, fixed grid: capturable in a CUDA graph). The C++ interface is decode.hpp. */
+#ifndef COTILE_ATTENTION_DECODE_H
+#define COTILE_ATTENTION_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { COTILE_F16 = 0, COTILE_BF16 = 1, COTILE_E4M3 = 2, COTILE_E5M2 = 3 } cotile_dtype;
+
+typedef enum {
+  COTILE_OK = 0,
+  COTILE_ERROR_INVALID_ARGUMENT = 1, /* a size, stride, pointer or alignment is wrong: see the message */
+  COTILE_ERROR_UNSUPPORTED = 2,      /* a valid request this build does not do (head_dim, dtype pair) */
+  COTILE_ERROR_WORKSPACE = 3,        /* workspace missing or smaller than plan.workspace_bytes */
+  COTILE_ERROR_CUDA = 4              /* a CUDA call failed: the message holds its error string */
+} cotile_status;
+
+/* What a plan depends on: fixed for a batch shape. */
+typedef struct {
+  int64_t batch, heads_q, heads_kv, head_dim; /* head_dim 64, 128 or 256; heads_q % heads_kv == 0 */
+  int64_t max_kv_len;                         /* most positions one sequence attends to (with the appended one) */
+  int32_t q_type, kv_type, o_type;            /* cotile_dtype; o_type F16 or BF16 */
+  int32_t device;                             /* CUDA device ordinal the plan is for */
+} cotile_decode_shape_t;
+
+typedef struct {
+  cotile_decode_shape_t shape;
+  int32_t group;             /* G = heads_q / heads_kv */
+  int32_t m_tiles;           /* ceil(G / 16): CTAs per (batch, kv head, split) */
+  int32_t splits;            /* KV splits per sequence (flash-decoding) */
+  int32_t grid;              /* CTAs per launch */
+  int32_t ctas_per_sm;       /* occupancy of the chosen kernel */
+  int32_t sms;               /* multiprocessors of the device */
+  uint64_t workspace_bytes;  /* device memory run needs; zero it once before the first run */
+} cotile_decode_plan_t;
+
+/* Strides are in elements; the last (head_dim) dimension has stride 1. */
+typedef struct {
+  const void* q; int64_t q_stride_b, q_stride_h;                  /* [B, Hq, D] */
+  const void* k; int64_t k_stride_b, k_stride_n, k_stride_h;      /* contiguous: [Bc, N, Hkv, D] or [Bc, Hkv, N, D] by strides; */
+  const void* v; int64_t v_stride_b, v_stride_n, v_stride_h;      /* paged: stride_b is the page stride */
+  const int32_t* page_table; int64_t page_table_stride;           /* NULL: contiguous; else [B, pages per seq] */
+  int32_t page_size;                                              /* power of two (paged only) */
+  const int32_t* seqlen_kv;                                       /* [B] cache rows before the append */
+  const int32_t* cache_batch_idx;                                 /* NULL or [B]: cache batch of sequence b (contiguous only) */
+  const void* k_new; int64_t k_new_stride_b, k_new_stride_h;      /* NULL or [B, Hkv, D]: appended at row seqlen_kv[b] */
+  const void* v_new; int64_t v_new_stride_b, v_new_stride_h;
+  float softmax_scale;                                            /* x = scale * q.k (before soft-cap) */
+  float softcap;                                                  /* > 0: x = softcap * tanh(x / softcap) */
+  int32_t window;                                                 /* > 0: attend to the last `window` positions only */
+  float k_scale, v_scale;                                         /* per-tensor dequantization scales (1 for 16-bit) */
+  const float* k_scale_per_head; const float* v_scale_per_head;   /* NULL or [Hkv], multiplied with the above */
+  void* o; int64_t o_stride_b, o_stride_h;                        /* [B, Hq, D] */
+  float* lse;                                                     /* NULL or [B, Hq] fp32, natural log; -inf when empty */
+} cotile_decode_args_t;
+
+/* Fill `plan` for `shape` on the current device. */
+cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, cotile_decode_plan_t* plan);
+
+/* Launch on `stream` (a cudaStream_t; NULL = default stream). Checks every argument on the host
+ * (no device reads, no synchronization) and returns an error without launching if one is wrong. */
+cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, const cotile_decode_args_t* args, void* workspace,
+                                uint64_t workspace_bytes, void* stream);
+
+/* The message of the last error on this thread ("" after success). */
+const char* cotile_decode_last_error(void);
+
+/* sizeof(cotile_decode_args_t) and sizeof(cotile_decode_plan_t): bindings check their mirrors. */
+uint64_t cotile_decode_abi_size(int which);
+
+/* Streaming-read probe: reads `bytes` (a multiple of 16) at `src` with 16-byte loads, `repeats`
+ * times, and returns the median time of one pass in milliseconds through `ms`. */
+cotile_status cotile_bandwidth_probe(const void* src, uint64_t bytes, int32_t repeats, float* ms, void* stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* COTILE_ATTENTION_DECODE_H */

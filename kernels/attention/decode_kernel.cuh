@@ -1,0 +1,708 @@
+// The GQA decode kernel for Hopper (sm_90a). One CTA = (sequence b, KV head h, KV split, m-tile):
+// the up to 16 query heads h*G + 16*m_tile + m (m < 16) that share KV head h are the rows of
+// the MMA's M dimension, and every K/V row is read once per m-tile.
+//
+//   What is loaded and computed (layouts, cotile):
+//     Q tile      16 x D            make_cotiled_copy over 16-byte cp.async, zero fill for rows m >= G
+//     K/V tiles   16 rows x D       make_tiled_copy over 16-byte cp.async, one warp per tile, into
+//                                   Sw<B,4,S> o (16, R):(R, 1) shared memory (R = bytes of a row)
+//     S = Q K^T, O += P V           mma.sync m16n8k16 (f16 or bf16, fp32 accumulation); K and V
+//                                   fragments by ldmatrix, fp8 converted in registers
+//   How (the pipeline):
+//     each of the 4 warps streams its own tiles (tile t of the CTA's rows goes to warp t % 4)
+//     through kStages shared-memory stages; no block barrier in the main loop.
+//     The 4 warps' (max, sum, O) are merged in shared memory; with several splits, the last CTA
+//     of a (b, h, m_tile) to finish merges the splits' partials (no second launch).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cotile/arch/copy.hpp"
+#include "cotile/arch/mma_sm80.hpp"
+#include "cotile/ct/ct.hpp"
+#include "convert.cuh"
+#include "params.hpp"
+
+namespace cotile::attention::detail {
+
+namespace ct = ::cotile::ct;
+using ct::_1;
+using ct::_16;
+using ct::_2;
+using ct::_4;
+using ct::_8;
+using ct::Int;
+
+// Shared memory per warp for its K/V stages (stages = this / one K+V tile, 2 to 8).
+#ifndef COTILE_DECODE_WARP_SMEM
+#define COTILE_DECODE_WARP_SMEM 24576
+#endif
+
+// Q's MMA fragments held in registers (D <= 128) or re-read from shared memory per tile.
+#ifndef COTILE_DECODE_Q_IN_REGISTERS
+#define COTILE_DECODE_Q_IN_REGISTERS 1
+#endif
+// The CTAs per multiprocessor the register allocation must allow (__launch_bounds__).
+#ifndef COTILE_DECODE_MIN_CTAS
+#define COTILE_DECODE_MIN_CTAS 2
+#endif
+
+constexpr int kThreads = 32 * kWarps;
+constexpr float kLog2e = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
+
+// 2^x (MUFU.EX2; flushes subnormal results, which are below any probability that matters).
+__device__ __forceinline__ float exp2_fast(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+// COTILE_DECODE_TRACE = 1 (diagnostics builds only) records per-CTA phase times (%globaltimer,
+// ns) in p.trace[cta][phase] when set: 0 start, 1 Q ready, 2 main loop done, 3 partial
+// published, 4 merged; [5] the SM.
+#ifndef COTILE_DECODE_TRACE
+#define COTILE_DECODE_TRACE 0
+#endif
+__device__ __forceinline__ void trace(const Params& p, int phase) {
+#if COTILE_DECODE_TRACE
+  if (threadIdx.x == 0 && p.trace) {
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    p.trace[blockIdx.x * 6 + phase] = t;
+    if (phase == 0) {
+      uint32_t sm;
+      asm("mov.u32 %0, %%smid;" : "=r"(sm));
+      p.trace[blockIdx.x * 6 + 5] = sm;
+    }
+  }
+#else
+  (void)p, (void)phase;
+#endif
+}
+
+constexpr int log2_of(int x) { return x <= 1 ? 0 : 1 + log2_of(x / 2); }
+
+// The shared-memory swizzle of a tile whose rows are R bytes: the 16-byte chunk index is XORed
+// with the row (mod 8), so that the 8 rows one ldmatrix phase reads fall in 8 different bank
+// groups. R = 64 has 4 chunks a row: XOR with row / 2 instead.
+template <int R>
+using RowSwizzle = ct::Swizzle<(R == 64 ? 2 : 3), 4, (R == 64 ? 3 : log2_of(R) - 4)>;
+
+// The tile itself: (row, byte) -> shared-memory offset.
+template <int R>
+COTILE_HD constexpr auto tile_layout() {
+  return ct::composition(RowSwizzle<R>{}, ct::make_layout(ct::make_shape(_16{}, Int<R>{}), ct::make_stride(Int<R>{}, _1{})));
+}
+
+// ldmatrix.x4 addresses: lane l gives row l % 8 of matrix l / 8. Two orders of the 4 matrices of
+// a 16-row tile, as maps lane -> byte offset (row * R + byte):
+//   rows_first:  (rows 0-7, chunk 0), (rows 8-15, chunk 0), (rows 0-7, chunk 1), (rows 8-15, chunk 1)
+//   chunks_first: (rows 0-7, chunk 0), (rows 0-7, chunk 1), (rows 8-15, chunk 0), (rows 8-15, chunk 1)
+template <int R>
+COTILE_HD constexpr auto lanes_rows_first() {
+  return ct::make_layout(ct::make_shape(_8{}, _2{}, _2{}), ct::make_stride(Int<R>{}, Int<8 * R>{}, _16{}));
+}
+template <int R>
+COTILE_HD constexpr auto lanes_chunks_first() {
+  return ct::make_layout(ct::make_shape(_8{}, _2{}, _2{}), ct::make_stride(Int<R>{}, _16{}, Int<8 * R>{}));
+}
+
+// Compile-time configuration for head dimension D and cache type KvType.
+template <int D, int KvType>
+struct Config {
+  static constexpr int kKvBytes = (KvType == COTILE_F16 || KvType == COTILE_BF16) ? 2 : 1;
+  static constexpr bool kFp8 = kKvBytes == 1;
+  static constexpr bool kBf16 = KvType == COTILE_BF16;  // compute type: bf16 for a bf16 cache, else f16
+  static constexpr int kR = D * kKvBytes;               // bytes of one K or V row
+  static constexpr int kTile = kRows * kR;              // bytes of one K or V tile
+  static constexpr int kStagesRaw = COTILE_DECODE_WARP_SMEM / (2 * kTile);
+  static constexpr int kStages = kStagesRaw < 2 ? 2 : (kStagesRaw > 8 ? 8 : kStagesRaw);
+  static constexpr int kQr = 2 * D;                     // bytes of a Q row as loaded (<= 2 bytes an element) and as computed
+  static constexpr bool kQInRegisters = COTILE_DECODE_Q_IN_REGISTERS && D <= 128;  // else re-read per tile (ldmatrix)
+  // Shared memory: Q as loaded | Q in compute type, MMA column order | K/V stages (later: the merge).
+  static constexpr int kQRawBytes = kRows * kQr;
+  static constexpr int kQcBytes = kRows * kQr;
+  static constexpr int kPipeBytes = kWarps * kStages * 2 * kTile;
+  static constexpr int kMergeRow = D + 8;  // floats per row of the warps' merge (padded: fewer bank conflicts)
+  static constexpr int kMergeBytes = kWarps * kRows * kMergeRow * 4 + 2 * kWarps * kRows * 4;
+  static constexpr int kSmem = kQRawBytes + kQcBytes + (kPipeBytes > kMergeBytes ? kPipeBytes : kMergeBytes) + 16;
+  static_assert(D == 64 || D == 128 || D == 256, "decode: head_dim must be 64, 128 or 256");
+  static_assert((kMaxSplits * kRows + kThreads * 8) * 4 <= kMergeBytes, "the split merge fits where the warps' merge was");
+
+  // Compute column k of Q / K (the MMA's K index) holds head-dim element qk_column(k). fp8 K
+  // fragments come from ldmatrix as 4 consecutive bytes (d = 4c..4c+3 for lane c = l % 4), which
+  // the MMA reads as k = {2c, 2c+1} and {8+2c, 8+2c+1}: within each 16, k = (2,4,2) -> d = (1,4,2).
+  COTILE_HD static constexpr auto qk_column() {
+    if constexpr (kFp8) return ct::make_layout(ct::make_shape(ct::make_shape(_2{}, _4{}, _2{}), Int<D / 16>{}),
+                                               ct::make_stride(ct::make_stride(_1{}, _4{}, _2{}), _16{}));
+    else return ct::make_layout(Int<D>{});
+  }
+  // Accumulator column n (0-7) of O's n8 tile nt holds head-dim element o_column(n, nt): for fp8 V,
+  // one ldmatrix.trans of b16 pairs yields the even and the odd elements of 16 as two n8 tiles.
+  COTILE_HD static constexpr auto o_column() {
+    if constexpr (kFp8) return ct::make_layout(ct::make_shape(_8{}, ct::make_shape(_2{}, Int<D / 16>{})),
+                                               ct::make_stride(_2{}, ct::make_stride(_1{}, _16{})));
+    else return ct::make_layout(ct::make_shape(_8{}, Int<D / 8>{}), ct::make_stride(_1{}, _8{}));
+  }
+};
+
+// Where row n of K and V is for one (sequence, KV head): k + page * page_stride + row * row_stride,
+// page = pages[n >> log2_page] when paged, else the sequence's base is folded into k and the row
+// is n. Two 32 x 32 -> 64-bit multiply-adds a row (row and page strides are < 2^31 bytes,
+// checked on the host). The appended token's row is read from k_new / v_new (only the tile that
+// holds it checks).
+struct RowAddress {
+  const uint8_t* k;
+  const uint8_t* v;
+};
+struct KvRows {
+  const uint8_t *k, *v;          // contiguous: row 0 of (b, h); paged: page 0, row 0, head h
+  const uint8_t *k_new, *v_new;  // the appended token of (b, h)
+  const int32_t* pages;          // the sequence's page-table row, or null (contiguous)
+  int32_t k_sn, v_sn, k_sp, v_sp, log2_page;
+  int32_t appended;              // the appended token's row (seqlen), or -1
+
+  __device__ static KvRows make(const Params& p, int b, int h, int seqlen) {
+    KvRows r;
+    const int64_t seq = p.page_table ? 0 : (p.batch_idx ? p.batch_idx[b] : b);
+    r.k = p.k + seq * p.k_sb + h * p.k_sh;
+    r.v = p.v + seq * p.v_sb + h * p.v_sh;
+    r.k_new = p.k_new ? p.k_new + b * p.kn_sb + h * p.kn_sh : nullptr;
+    r.v_new = p.v_new ? p.v_new + b * p.vn_sb + h * p.vn_sh : nullptr;
+    r.pages = p.page_table ? p.page_table + b * p.pt_stride : nullptr;
+    r.k_sn = int32_t(p.k_sn), r.v_sn = int32_t(p.v_sn);
+    r.k_sp = p.page_table ? int32_t(p.k_sb) : 0, r.v_sp = p.page_table ? int32_t(p.v_sb) : 0;
+    r.log2_page = p.page_table ? p.log2_page : 30;
+    r.appended = p.k_new ? seqlen : -1;
+    return r;
+  }
+  // Row n in the cache (where the appended token is stored, too); Paged: whether pages is set.
+  template <bool Paged>
+  __device__ __forceinline__ RowAddress cache(int n) const {
+    if constexpr (Paged) {
+      const int32_t page = pages[n >> log2_page], row = n & ((1 << log2_page) - 1);
+      return {k + int64_t(page) * k_sp + int64_t(row) * k_sn, v + int64_t(page) * v_sp + int64_t(row) * v_sn};
+    } else {
+      return {k + int64_t(n) * k_sn, v + int64_t(n) * v_sn};
+    }
+  }
+  __device__ __forceinline__ RowAddress cache(int n) const { return pages ? cache<true>(n) : cache<false>(n); }
+  // Row n as attended: the appended token is read from k_new / v_new.
+  template <bool Paged>
+  __device__ __forceinline__ RowAddress attended(int n) const { return n == appended ? RowAddress{k_new, v_new} : cache<Paged>(n); }
+  __device__ __forceinline__ RowAddress operator()(int n) const { return n == appended ? RowAddress{k_new, v_new} : cache(n); }
+};
+
+// Q (16 rows of RQ bytes) into shared memory: the spec's cotiled copy (§7) over 16-byte cp.async,
+// zero fill for rows >= valid_rows (§8.3).
+template <int RQ>
+__device__ __forceinline__ void load_q(const uint8_t* q, int64_t row_stride, int valid_rows, uint8_t* sq, int tid) {
+  constexpr int kAtomThreads = RQ < kThreads ? RQ : kThreads;  // one 16-byte chunk each; 16 * RQ / 16 chunks
+  const auto data = ct::make_layout(ct::make_shape(_16{}, Int<RQ>{}), ct::make_stride(Int<RQ>{}, _1{}));
+  const auto atom = ct::make_layout(ct::make_shape(Int<kAtomThreads>{}, _16{}), ct::make_stride(_16{}, _1{}));
+  const auto copy = ct::make_cotiled_copy<CopyOp::kCpAsync16B, Elem::kE4M3>(atom, data);
+  if (tid >= kAtomThreads) return;
+  const auto gQ = ct::make_tensor(ct::make_gmem_ptr(q), ct::make_layout(ct::shape(data), ct::make_stride(row_stride, _1{})));
+  const auto sQ = ct::make_tensor(ct::make_smem_ptr(sq), data);
+  const auto cQ = ct::make_identity_tensor(ct::shape(data));
+  const auto tg = ct::partition_S(copy, gQ, tid);
+  const auto ts = ct::partition_D(copy, sQ, tid);
+  const auto tc = ct::partition_S(copy, cQ, tid);
+  constexpr int kCopies = decltype(ct::size(tg))::value / 16;
+#pragma unroll
+  for (int j = 0; j < kCopies; ++j)
+    arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(&ts[16 * j], &tg[16 * j], int(ct::get<0>(tc[16 * j])) < valid_rows);
+}
+
+template <int D, int KvType>
+struct DecodeCta {
+  using C = Config<D, KvType>;
+  static constexpr int kR = C::kR, kStages = C::kStages;
+
+  const Params& p;
+  uint8_t* smem;
+  int tid, warp, lane;
+  int b, h, split, m_tile, unit;
+  int seqlen, lo, hi;  // this CTA's rows [lo, hi) of the sequence
+  KvRows rows;
+
+  // ---- loading ------------------------------------------------------------------------------
+
+  // Warp-private stage s of warp w: K tile then V tile.
+  __device__ uint8_t* stage_k(int s) const { return smem + C::kQRawBytes + C::kQcBytes + ((warp * kStages + s) * 2) * C::kTile; }
+
+  // A warp's copy of one 16-row K (or V) tile: lanes along a row's 16-byte chunks, rows in passes.
+  static constexpr int kLanesPerRow = kR / 16 < 32 ? kR / 16 : 32;
+  static constexpr int kCopies = kRows * kR / 16 / 32;  // 16-byte copies per lane per tile
+  COTILE_HD static constexpr auto tile_copy() {
+    return ct::make_tiled_copy<CopyOp::kCpAsync16B, Elem::kE4M3>(
+        ct::make_layout(ct::make_shape(Int<32 / kLanesPerRow>{}, Int<kLanesPerRow>{}), ct::make_stride(Int<kLanesPerRow>{}, _1{})),
+        ct::make_layout(ct::make_shape(_1{}, _16{})));
+  }
+  // This lane's copies, evaluated once per CTA: tile row, byte in the row, shared-memory offset.
+  struct LaneCopies {
+    int row[kCopies], smem[kCopies], byte[kCopies];
+  };
+  __device__ LaneCopies lane_copies() const {
+    const auto coords = ct::partition_S(tile_copy(), ct::make_identity_tensor(ct::make_shape(_16{}, Int<kR>{})), lane);
+    static_assert(decltype(ct::size(coords))::value == 16 * kCopies, "16 bytes per copy");
+    constexpr auto smem_tile = tile_layout<kR>();
+    LaneCopies lc;
+#pragma unroll
+    for (int j = 0; j < kCopies; ++j) {
+      const auto c = coords[16 * j];
+      lc.row[j] = int(ct::get<0>(c));
+      lc.byte[j] = int(ct::get<1>(c));
+      lc.smem[j] = int(smem_tile(lc.row[j], lc.byte[j]));
+    }
+    return lc;
+  }
+
+  // Issue the cp.async of the warp's tile t (rows lo + 16 * (4t + warp) ...) into stage s; rows
+  // past hi are zero-filled without being read.
+  __device__ void issue_tile(const LaneCopies& lc, int t, int s) const {
+    if (rows.pages) issue_rows<true>(lc, t, s);  // CTA-uniform
+    else issue_rows<false>(lc, t, s);
+  }
+  template <bool Paged>
+  __device__ __forceinline__ void issue_rows(const LaneCopies& lc, int t, int s) const {
+    uint8_t* sk = stage_k(s);
+    uint8_t* sv = sk + C::kTile;
+    const int n0 = lo + kRows * (kWarps * t + warp);
+    const bool appended_here = unsigned(rows.appended - n0) < unsigned(kRows);  // warp-uniform
+#pragma unroll
+    for (int j = 0; j < kCopies; ++j) {
+      const int n = n0 + lc.row[j];
+      const bool valid = n < hi;
+      const RowAddress a = appended_here ? rows.attended<Paged>(valid ? n : lo) : rows.cache<Paged>(valid ? n : lo);
+      arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sk + lc.smem[j], a.k + lc.byte[j], valid);
+      arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sv + lc.smem[j], a.v + lc.byte[j], valid);
+    }
+  }
+
+  // Q as loaded -> Q in the compute type, columns in MMA order (qk_column), swizzled rows; a
+  // thread writes 8 columns (16 bytes) at a time.
+  __device__ void prepare_q() const {
+    const uint8_t* raw = smem;
+    uint8_t* qc = smem + C::kQRawBytes;
+    constexpr auto column = C::qk_column();
+    constexpr auto qc_tile = tile_layout<C::kQr>();
+    for (int i = tid; i < kRows * D / 8; i += kThreads) {
+      const int m = i / (D / 8), k0 = 8 * (i % (D / 8));
+      uint32_t w[4];
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const float x0 = load_as_float(raw + (m * D + int(column(k0 + 2 * e))) * p.q_bytes, p.q_type);
+        const float x1 = load_as_float(raw + (m * D + int(column(k0 + 2 * e + 1))) * p.q_bytes, p.q_type);
+        w[e] = pack2<C::kBf16>(x0, x1);
+      }
+      *reinterpret_cast<uint4*>(qc + qc_tile(m, 2 * k0)) = make_uint4(w[0], w[1], w[2], w[3]);
+    }
+  }
+
+
+  // ldmatrix lane offsets, swizzled once per CTA. A step x along a row (a multiple of 32 bytes,
+  // or of 16 when the lane's own chunk is even) only sets bits the lane offset leaves clear and
+  // that the swizzle does not read, so Sw(a + x) = Sw(a) ^ x: one XOR per ldmatrix.
+  int q_lane, k_lane, v_lane;
+  __device__ void swizzle_lanes() {
+    q_lane = int(RowSwizzle<C::kQr>{}(lanes_rows_first<C::kQr>()(lane)));
+    k_lane = int(RowSwizzle<kR>{}(C::kFp8 ? lanes_rows_first<kR>()(lane) : lanes_chunks_first<kR>()(lane)));
+    v_lane = int(RowSwizzle<kR>{}(lanes_rows_first<kR>()(lane)));
+  }
+
+  // Q's A fragment for k-step ks (16 columns): (rows 0-7 | 8-15) x (k 0-7 | 8-15).
+  __device__ void q_fragment(int ks, uint32_t (&a)[4]) const {
+    arch::ldmatrix_x4(a[0], a[1], a[2], a[3], smem + C::kQRawBytes + (q_lane ^ (32 * ks)));
+  }
+
+  // ---- computing ----------------------------------------------------------------------------
+
+  // s[nt] = Q K^T for the 16 K rows of the tile at sk: n8 tile nt = rows 8nt..8nt+7. Even and
+  // odd k-steps accumulate separately (two dependency chains per tile), then add.
+  __device__ void scores(const uint8_t* sk, const uint32_t (&qa)[D / 16][4], float (&s)[2][4]) const {
+    float odd[2][4] = {};
+    if constexpr (!C::kFp8) {  // k_lane: chunks first
+#pragma unroll
+      for (int ks = 0; ks < D / 16; ++ks) {
+        uint32_t b0[2], b1[2];
+        arch::ldmatrix_x4(b0[0], b0[1], b1[0], b1[1], sk + (k_lane ^ (32 * ks)));
+        float(&acc)[2][4] = ks % 2 ? odd : s;
+        arch::mma_m16n8k16<C::kBf16>(acc[0], qa[ks], b0, acc[0]);
+        arch::mma_m16n8k16<C::kBf16>(acc[1], qa[ks], b1, acc[1]);
+      }
+    } else {  // k_lane: rows first
+#pragma unroll
+      for (int ks = 0; ks < D / 16; ks += 2) {
+        uint32_t m[4];
+        arch::ldmatrix_x4(m[0], m[1], m[2], m[3], sk + (k_lane ^ (16 * ks)));
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {  // matrix i: rows 8 (i % 2) .., k-step ks + i / 2
+          uint32_t bf[2];
+          fp8x4_to_f16x2<KvType, false>(m[i], bf[0], bf[1]);
+          float(&acc)[2][4] = i / 2 ? odd : s;
+          arch::mma_m16n8k16<false>(acc[i % 2], qa[ks + i / 2], bf, acc[i % 2]);
+        }
+      }
+    }
+#pragma unroll
+    for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) s[nt][i] += odd[nt][i];
+  }
+
+  // o[nt] += P V for the tile at sv (P: the A fragment of the 16 x 16 probabilities).
+  __device__ void accumulate(const uint8_t* sv, const uint32_t (&pa)[4], float (&o)[D / 8][4]) const {
+    if constexpr (!C::kFp8) {
+#pragma unroll
+      for (int j = 0; j < D / 8; j += 2) {  // chunks j, j + 1 of 8 elements
+        uint32_t b0[2], b1[2];
+        arch::ldmatrix_x4<true>(b0[0], b0[1], b1[0], b1[1], sv + (v_lane ^ (16 * j)));
+        arch::mma_m16n8k16<C::kBf16>(o[j], pa, b0, o[j]);
+        arch::mma_m16n8k16<C::kBf16>(o[j + 1], pa, b1, o[j + 1]);
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < D / 16; j += 2) {  // chunks j, j + 1 of 16 elements: 4 n8 tiles
+        uint32_t m[4];
+        arch::ldmatrix_x4<true>(m[0], m[1], m[2], m[3], sv + (v_lane ^ (16 * j)));
+        // m[2c + r]: rows 8r.., chunk j + c; a word holds (row 2q, d 2g, 2g+1), (row 2q+1, d 2g, 2g+1).
+#pragma unroll
+        for (int c = 0; c < 2; ++c) {
+          uint32_t even[2], odd[2];
+          fp8x4_to_f16x2<KvType, true>(m[2 * c], even[0], odd[0]);
+          fp8x4_to_f16x2<KvType, true>(m[2 * c + 1], even[1], odd[1]);
+          arch::mma_m16n8k16<false>(o[2 * (j + c)], pa, even, o[2 * (j + c)]);
+          arch::mma_m16n8k16<false>(o[2 * (j + c) + 1], pa, odd, o[2 * (j + c) + 1]);
+        }
+      }
+    }
+  }
+
+  // ---- the CTA's work -------------------------------------------------------------------------
+
+  // 1. Q: one cp.async group, issued first (it depends on nothing the kernel reads).
+  __device__ void start_q() const {
+    const int G = p.group;
+    const int valid_rows = ::min(kRows, G - kRows * m_tile);
+    const uint8_t* q = p.q + b * p.q_sb + (h * G + kRows * m_tile) * p.q_sh;
+    if (p.q_bytes == 2) load_q<2 * D>(q, p.q_sh, valid_rows, smem, tid);
+    else load_q<D>(q, p.q_sh, valid_rows, smem, tid);
+    arch::cp_async_commit();
+  }
+
+  __device__ void run() {
+
+    // 2. The appended token goes into the cache (once: the m-tile-0 CTA whose rows hold it);
+    //    every CTA reads it from k_new/v_new, so no CTA waits for this store.
+    if (p.k_new && m_tile == 0 && warp == 0 && seqlen >= lo && seqlen < hi) {
+      const RowAddress dst = rows.cache(seqlen), src = rows(seqlen);
+      for (int c = lane; c < kR / 16; c += 32) {
+        arch::copy_universal<16>(const_cast<uint8_t*>(dst.k) + 16 * c, src.k + 16 * c);
+        arch::copy_universal<16>(const_cast<uint8_t*>(dst.v) + 16 * c, src.v + 16 * c);
+      }
+    }
+
+    // 3. The pipeline's prologue: kStages - 1 tiles in flight per warp.
+    const int tiles = hi > lo ? (hi - lo + kRows - 1) / kRows : 0;
+    const int my_tiles = tiles > warp ? (tiles - warp + kWarps - 1) / kWarps : 0;
+    const LaneCopies lc = lane_copies();
+#pragma unroll
+    for (int t = 0; t < kStages - 1; ++t) {
+      if (t < my_tiles) issue_tile(lc, t, t);
+      arch::cp_async_commit();
+    }
+
+    // 4. Q arrived (the oldest group): convert it once, keep its fragments.
+    swizzle_lanes();
+    arch::cp_async_wait<kStages - 1>();
+    __syncthreads();
+    prepare_q();
+    trace(p, 1);
+    __syncthreads();
+    uint32_t qa[D / 16][4];
+    if constexpr (C::kQInRegisters) {
+#pragma unroll
+      for (int ks = 0; ks < D / 16; ++ks) q_fragment(ks, qa[ks]);
+    }
+
+    // 5. The main loop: per warp, per tile: S = Q K^T, online softmax, O += P V.
+    const float k_scale = p.k_scale * (p.k_scale_h ? p.k_scale_h[h] : 1.0f) * kFp8Factor<KvType>;
+    const float x_scale = p.scale * k_scale;  // x = x_scale * (q . k as computed)
+    const bool capped = p.softcap > 0.0f;
+    const float y_scale = capped ? x_scale / p.softcap : x_scale * kLog2e;
+    const float y_cap = p.softcap * kLog2e;
+    const int g = lane / 4, c = lane % 4;
+    float o[D / 8][4] = {};
+    float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
+    for (int t = 0; t < my_tiles; ++t) {
+      arch::cp_async_wait<kStages - 2>();
+      __syncwarp();
+      if (t + kStages - 1 < my_tiles) issue_tile(lc, t + kStages - 1, (t + kStages - 1) % kStages);
+      arch::cp_async_commit();
+      const uint8_t* sk = stage_k(t % kStages);
+      if constexpr (!C::kQInRegisters) {
+#pragma unroll
+        for (int ks = 0; ks < D / 16; ++ks) q_fragment(ks, qa[ks]);
+      }
+      float s[2][4] = {};
+      scores(sk, qa, s);
+      // Scores in base 2 (y = log2(e) x), masked past hi; the running max and rescale per row.
+      const int n0 = lo + kRows * (kWarps * t + warp);
+      float tile_max[2] = {-INFINITY, -INFINITY};
+      const bool partial = n0 + kRows > hi;  // warp-uniform: only the last tile masks
+#pragma unroll
+      for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          float y = capped ? y_cap * tanhf(s[nt][i] * y_scale) : s[nt][i] * y_scale;
+          if (partial && n0 + 8 * nt + 2 * c + (i & 1) >= hi) y = -INFINITY;
+          s[nt][i] = y;
+          tile_max[i / 2] = fmaxf(tile_max[i / 2], y);
+        }
+      float alpha[2], base[2];
+#pragma unroll
+      for (int r = 0; r < 2; ++r) {
+        tile_max[r] = fmaxf(tile_max[r], __shfl_xor_sync(0xffffffffu, tile_max[r], 1));
+        tile_max[r] = fmaxf(tile_max[r], __shfl_xor_sync(0xffffffffu, tile_max[r], 2));
+        const float m_new = fmaxf(row_max[r], tile_max[r]);
+        base[r] = m_new == -INFINITY ? 0.0f : m_new;  // an all-masked row so far: exp2(-inf) = 0
+        alpha[r] = exp2_fast(row_max[r] - base[r]);
+        row_max[r] = m_new;
+        row_sum[r] *= alpha[r];
+      }
+#pragma unroll
+      for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          s[nt][i] = exp2_fast(s[nt][i] - base[i / 2]);
+          row_sum[i / 2] += s[nt][i];
+        }
+      if (__any_sync(0xffffffffu, alpha[0] != 1.0f || alpha[1] != 1.0f)) {  // a row's max rose: rescale O
+#pragma unroll
+        for (int nt = 0; nt < D / 8; ++nt)
+#pragma unroll
+          for (int i = 0; i < 4; ++i) o[nt][i] *= alpha[i / 2];
+      }
+      // P's A fragment: (row g | g+8) x (k 2c.. | 8+2c..) = the two n8 tiles of S.
+      const uint32_t pa[4] = {pack2<C::kBf16>(s[0][0], s[0][1]), pack2<C::kBf16>(s[0][2], s[0][3]),
+                              pack2<C::kBf16>(s[1][0], s[1][1]), pack2<C::kBf16>(s[1][2], s[1][3])};
+      accumulate(sk + C::kTile, pa, o);
+    }
+    arch::cp_async_wait<0>();
+    __syncthreads();  // every warp is done with its stages: the merge reuses them
+    trace(p, 2);
+
+    // 6. Merge the 4 warps: (max, sum) per row and O in shared memory.
+    float* m_o = reinterpret_cast<float*>(smem + C::kQRawBytes + C::kQcBytes);  // [warp][row][D]
+    float* m_max = m_o + kWarps * kRows * C::kMergeRow;                          // [warp][row]
+    float* m_sum = m_max + kWarps * kRows;
+    constexpr auto column = C::o_column();
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      row_sum[r] += __shfl_xor_sync(0xffffffffu, row_sum[r], 1);
+      row_sum[r] += __shfl_xor_sync(0xffffffffu, row_sum[r], 2);
+      if (c == 0) {
+        m_max[warp * kRows + g + 8 * r] = row_max[r];
+        m_sum[warp * kRows + g + 8 * r] = row_sum[r];
+      }
+    }
+#pragma unroll
+    for (int nt = 0; nt < D / 8; ++nt)
+#pragma unroll
+      for (int i = 0; i < 4; i += 2) {
+        float* dst = m_o + (warp * kRows + g + 8 * (i / 2)) * C::kMergeRow;
+        if constexpr (!C::kFp8) {  // columns 2c, 2c + 1 are adjacent: one 8-byte store
+          *reinterpret_cast<float2*>(dst + int(column(2 * c, nt))) = make_float2(o[nt][i], o[nt][i + 1]);
+        } else {
+          dst[int(column(2 * c, nt))] = o[nt][i];
+          dst[int(column(2 * c + 1, nt))] = o[nt][i + 1];
+        }
+      }
+    __syncthreads();
+    finish();
+  }
+
+  // The merged result of this CTA: final when there is one split, else a partial, and the last
+  // CTA of the unit to arrive merges all partials.
+  __device__ void finish() {
+    const int valid_rows = ::min(kRows, p.group - kRows * m_tile);
+    const float* m_o = reinterpret_cast<const float*>(smem + C::kQRawBytes + C::kQcBytes);
+    const float* m_max = m_o + kWarps * kRows * C::kMergeRow;
+    const float* m_sum = m_max + kWarps * kRows;
+    int* last = reinterpret_cast<int*>(smem + C::kQRawBytes);  // (Q is done)
+    // Each thread owns 8 consecutive columns of one row per step (an output TiledCopy of 16 bytes).
+    const auto out_copy = ct::make_tiled_copy<CopyOp::kU128, Elem::kHalf>(
+        ct::make_layout(ct::make_shape(Int<kThreads / (D / 8)>{}, Int<D / 8>{}), ct::make_stride(Int<D / 8>{}, _1{})),
+        ct::make_layout(ct::make_shape(_1{}, _8{})));
+    const auto coords = ct::partition_S(out_copy, ct::make_identity_tensor(ct::make_shape(_16{}, Int<D>{})), tid);
+    constexpr int kSteps = decltype(ct::size(coords))::value / 8;
+
+    uint16_t* part_o = p.part_o + (int64_t(unit) * p.splits + split) * kRows * D;
+    float* part_lse = p.part_lse + (int64_t(unit) * p.splits + split) * kRows;
+    const bool single = p.splits == 1;
+#pragma unroll
+    for (int st = 0; st < kSteps; ++st) {
+      const auto cd = coords[8 * st];
+      const int row = int(ct::get<0>(cd)), d0 = int(ct::get<1>(cd));
+      float mx = -INFINITY;
+#pragma unroll
+      for (int w = 0; w < kWarps; ++w) mx = fmaxf(mx, m_max[w * kRows + row]);
+      const float base = mx == -INFINITY ? 0.0f : mx;
+      float sum = 0.0f, acc[8] = {};
+#pragma unroll
+      for (int w = 0; w < kWarps; ++w) {
+        const float f = exp2_fast(m_max[w * kRows + row] - base);
+        sum += f * m_sum[w * kRows + row];
+        const float4* src = reinterpret_cast<const float4*>(m_o + (w * kRows + row) * C::kMergeRow + d0);
+        const float4 a = src[0], z = src[1];
+        acc[0] += f * a.x, acc[1] += f * a.y, acc[2] += f * a.z, acc[3] += f * a.w;
+        acc[4] += f * z.x, acc[5] += f * z.y, acc[6] += f * z.z, acc[7] += f * z.w;
+      }
+      const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+      const float lse2 = sum > 0.0f ? mx + log2f(sum) : -INFINITY;
+      if (single) {
+        write_output(row, d0, acc, inv, lse2);
+      } else if (row < valid_rows) {
+        *reinterpret_cast<uint4*>(part_o + row * D + d0) =
+            make_uint4(pack2<C::kBf16>(acc[0] * inv, acc[1] * inv), pack2<C::kBf16>(acc[2] * inv, acc[3] * inv),
+                       pack2<C::kBf16>(acc[4] * inv, acc[5] * inv), pack2<C::kBf16>(acc[6] * inv, acc[7] * inv));
+        if (d0 == 0) part_lse[row] = lse2;
+      }
+    }
+    trace(p, 3);
+    if (single) return;
+
+    // Split-KV: publish, count arrivals; the last CTA merges every split of this unit.
+    __syncthreads();
+    if (tid == 0) {  // acq_rel: the CTA's partials (ordered before by the barrier) before the count,
+                     // and the other CTAs' partials visible to the last one
+      int arrived;
+      asm volatile("atom.add.acq_rel.gpu.s32 %0, [%1], 1;" : "=r"(arrived) : "l"(p.counters + unit) : "memory");
+      *last = arrived == p.splits - 1;
+    }
+    __syncthreads();
+    if (!*last) return;
+    const uint16_t* all_o = p.part_o + int64_t(unit) * p.splits * kRows * D;
+    const float* all_lse = p.part_lse + int64_t(unit) * p.splits * kRows;
+    // O = sum_s w_s O_s, w_s = 2^(lse_s - lse), over the items (valid row, 8 columns). The merge
+    // is latency-bound (L2 round trips), so: `ways` threads share an item, each summing every
+    // ways-th split with up to kBatch 16-byte loads in flight, the first batch requested with the
+    // splits' lse; the ways partial sums are added in a fixed order (deterministic).
+    constexpr int kGroups = D / 8, kBatch = 32;
+    const int items = valid_rows * kGroups;
+    int ways = 1;
+    while (2 * ways * items <= kThreads && 2 * ways <= p.splits) ways *= 2;
+    float* split_lse = reinterpret_cast<float*>(smem + C::kQRawBytes + C::kQcBytes);  // [split][row]
+    float* partial = split_lse + kMaxSplits * kRows;                                  // [way][item][8]
+    for (int round = 0; round < items * ways; round += kThreads) {  // one round unless ways == 1
+      const int idx = round + tid, item = idx % items, way = idx / items;
+      const bool active = idx < items * ways;
+      const int row = item / kGroups, d0 = 8 * (item % kGroups);
+      uint4 v[kBatch];
+      auto load_batch = [&](int s0) {  // splits s0 + ways * u
+#pragma unroll
+        for (int u = 0; u < kBatch; ++u) {
+          const int sp = s0 + ways * u;
+          v[u] = active && sp < p.splits ? __ldcg(reinterpret_cast<const uint4*>(all_o + (int64_t(sp) * kRows + row) * D + d0))
+                                         : make_uint4(0, 0, 0, 0);
+        }
+      };
+      load_batch(way);
+      if (round == 0) {
+        for (int i = tid; i < p.splits * kRows; i += kThreads) split_lse[i] = __ldcg(all_lse + i);
+        __syncthreads();
+      }
+      float mx = -INFINITY;
+      for (int sp = 0; sp < p.splits; ++sp) mx = fmaxf(mx, split_lse[sp * kRows + row]);
+      const float base = mx == -INFINITY ? 0.0f : mx;
+      float sum = 0.0f;
+      for (int sp = 0; sp < p.splits; ++sp) sum += exp2_fast(split_lse[sp * kRows + row] - base);
+      const float lse = sum > 0.0f ? mx + log2f(sum) : -INFINITY;
+      float acc[8] = {};
+      for (int s0 = way; s0 < p.splits; s0 += ways * kBatch) {
+        if (s0 != way) load_batch(s0);
+#pragma unroll
+        for (int u = 0; u < kBatch; ++u) {
+          const int sp = s0 + ways * u;
+          const float f = sp < p.splits && lse > -INFINITY ? exp2_fast(split_lse[sp * kRows + row] - lse) : 0.0f;
+          const uint32_t h[4] = {v[u].x, v[u].y, v[u].z, v[u].w};
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const float2 x = unpack2<C::kBf16>(h[e]);
+            acc[2 * e] += f * x.x;
+            acc[2 * e + 1] += f * x.y;
+          }
+        }
+      }
+      if (ways == 1) {
+        if (active) write_output(row, d0, acc, 1.0f, lse);
+      } else {  // one round: add the ways' sums in order
+        if (active)
+#pragma unroll
+          for (int e = 0; e < 8; ++e) partial[(way * items + item) * 8 + e] = acc[e];
+        __syncthreads();
+        if (idx < items) {
+#pragma unroll
+          for (int e = 0; e < 8; ++e) acc[e] = 0.0f;
+          for (int w = 0; w < ways; ++w)
+#pragma unroll
+            for (int e = 0; e < 8; ++e) acc[e] += partial[(w * items + item) * 8 + e];
+          write_output(row, d0, acc, 1.0f, lse);
+        }
+      }
+    }
+    if (tid == 0) p.counters[unit] = 0;  // ready for the next launch (stream order)
+    trace(p, 4);
+  }
+
+  // O[b, head, d0 .. d0+7] = acc * inv * v_scale (rows past G are not written); LSE from base 2.
+  __device__ void write_output(int row, int d0, const float (&acc)[8], float inv, float lse2) const {
+    const int m = kRows * m_tile + row;
+    if (m >= p.group) return;
+    const int head = h * p.group + m;
+    const float scale = inv * p.v_scale * (p.v_scale_h ? p.v_scale_h[h] : 1.0f) * kFp8Factor<KvType>;
+    uint32_t w[4];
+    if (p.o_type == COTILE_BF16) {
+#pragma unroll
+      for (int e = 0; e < 4; ++e) w[e] = pack2<true>(acc[2 * e] * scale, acc[2 * e + 1] * scale);
+    } else {
+#pragma unroll
+      for (int e = 0; e < 4; ++e) w[e] = pack2<false>(acc[2 * e] * scale, acc[2 * e + 1] * scale);
+    }
+    *reinterpret_cast<uint4*>(p.o + b * p.o_sb + head * p.o_sh + d0 * 2) = make_uint4(w[0], w[1], w[2], w[3]);
+    if (p.lse && d0 == 0) p.lse[int64_t(b) * p.heads_kv * p.group + head] = lse2 * kLn2;
+  }
+};
+
+template <int D, int KvType>
+__global__ void __launch_bounds__(kThreads, COTILE_DECODE_MIN_CTAS) decode_kernel(const __grid_constant__ Params p) {
+  extern __shared__ __align__(1024) uint8_t smem[];
+  DecodeCta<D, KvType> cta{p, smem};
+  cta.tid = int(threadIdx.x);
+  cta.warp = cta.tid / 32;
+  cta.lane = cta.tid % 32;
+  int x = int(blockIdx.x);
+  cta.m_tile = x % p.m_tiles;
+  x /= p.m_tiles;
+  cta.split = x % p.splits;
+  x /= p.splits;
+  cta.h = x % p.heads_kv;
+  cta.b = x / p.heads_kv;
+  cta.unit = (cta.b * p.heads_kv + cta.h) * p.m_tiles + cta.m_tile;
+  trace(p, 0);
+  cta.start_q();
+  // The rows this split attends to: [start, L) cut into p.splits chunks of whole tiles.
+  cta.seqlen = p.seqlen[cta.b];
+  const int L = cta.seqlen + (p.k_new ? 1 : 0);
+  const int start = p.window > 0 ? ::max(0, L - p.window) : 0;
+  const int chunk = ((L - start + p.splits - 1) / p.splits + kRows - 1) / kRows * kRows;
+  cta.lo = ::min(L, start + cta.split * chunk);
+  cta.hi = ::min(L, cta.lo + chunk);
+  cta.rows = KvRows::make(p, cta.b, cta.h, cta.seqlen);
+  cta.run();
+}
+
+}  // namespace cotile::attention::detail

@@ -1,0 +1,36 @@
+// What one decode launch reads: the C ABI's arguments resolved to bytes and per-launch constants
+// (host fills it in decode_api.cu, the kernel reads it by value).
+#pragma once
+
+#include <cstdint>
+
+namespace cotile::attention::detail {
+
+// The kernel's fixed tiling, which the plan sizes the grid and workspace by: 16 query rows per
+// CTA (the MMA's M), 16 K/V rows per tile, 4 warps per CTA, at most 128 KV splits.
+constexpr int kRows = 16, kWarps = 4, kMaxSplits = 128;
+
+struct Params {
+  // Q [B, Hq, D] and O [B, Hq, D]: byte strides.
+  const uint8_t* q; int64_t q_sb, q_sh; int32_t q_type, q_bytes;
+  uint8_t* o; int64_t o_sb, o_sh; int32_t o_type;
+  float* lse;
+  // The cache: byte strides; paged when page_table != nullptr (stride b is then the page stride).
+  uint8_t* k; int64_t k_sb, k_sn, k_sh;
+  uint8_t* v; int64_t v_sb, v_sn, v_sh;
+  const int32_t* page_table; int64_t pt_stride; int32_t log2_page;
+  const int32_t* seqlen; const int32_t* batch_idx;
+  const uint8_t* k_new; int64_t kn_sb, kn_sh;  // append when k_new != nullptr
+  const uint8_t* v_new; int64_t vn_sb, vn_sh;
+  // Softmax: scores y = log2(e) * x in base 2; x = scale * q.k, soft-capped when softcap > 0.
+  float scale, softcap; int32_t window;
+  float k_scale, v_scale; const float* k_scale_h; const float* v_scale_h;
+  // Work: CTA = ((b * Hkv + h) * splits + split) * m_tiles + m_tile.
+  int32_t batch, heads_kv, group, m_tiles, splits;
+  // Split-KV partials: normalized O [unit][split][16][D] in the compute type (f16 or bf16),
+  // base-2 lse [unit][split][16] fp32; arrival counters [unit].
+  uint16_t* part_o; float* part_lse; int32_t* counters;
+  uint64_t* trace;  // diagnostics builds (COTILE_DECODE_TRACE): per-CTA phase times, or null
+};
+
+}  // namespace cotile::attention::detail

@@ -1,0 +1,218 @@
+"""cotile GQA decode attention from PyTorch, through the C ABI (kernels/attention/decode.h) and ctypes.
+
+    plan = DecodePlan(batch, heads_q, heads_kv, head_dim, max_kv_len,
+                      q_dtype=torch.float16, kv_dtype=torch.float16, o_dtype=torch.float16)
+    out, lse = plan.run(q, k_cache, v_cache, seqlen_kv)          # no host synchronization
+
+Caches: contiguous [Bc, N, Hkv, D] (kv_layout="NHD") or [Bc, Hkv, N, D] ("HND"), any strides with the
+last one 1; or paged [pages, page_size, Hkv, D] with page_table [B, pages_per_seq] (int32).
+Every argument is checked before the launch; a wrong one raises ValueError/TypeError naming it.
+The library is build/lib/libcotile_attention.so, or the path in COTILE_ATTENTION_LIB.
+"""
+import ctypes
+import math
+import os
+
+import torch
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_LIB_PATH = os.environ.get("COTILE_ATTENTION_LIB", os.path.join(_HERE, "..", "build", "lib", "libcotile_attention.so"))
+
+_DTYPES = {torch.float16: 0, torch.bfloat16: 1}
+for _name, _code in (("float8_e4m3fn", 2), ("float8_e5m2", 3)):
+    if hasattr(torch, _name):
+        _DTYPES[getattr(torch, _name)] = _code
+
+c_i32, c_i64, c_u64, c_f32, c_p = ctypes.c_int32, ctypes.c_int64, ctypes.c_uint64, ctypes.c_float, ctypes.c_void_p
+
+
+class _Shape(ctypes.Structure):
+    _fields_ = [("batch", c_i64), ("heads_q", c_i64), ("heads_kv", c_i64), ("head_dim", c_i64), ("max_kv_len", c_i64),
+                ("q_type", c_i32), ("kv_type", c_i32), ("o_type", c_i32), ("device", c_i32)]
+
+
+class _Plan(ctypes.Structure):
+    _fields_ = [("shape", _Shape), ("group", c_i32), ("m_tiles", c_i32), ("splits", c_i32), ("grid", c_i32),
+                ("ctas_per_sm", c_i32), ("sms", c_i32), ("workspace_bytes", c_u64)]
+
+
+class _Args(ctypes.Structure):
+    _fields_ = [("q", c_p), ("q_stride_b", c_i64), ("q_stride_h", c_i64),
+                ("k", c_p), ("k_stride_b", c_i64), ("k_stride_n", c_i64), ("k_stride_h", c_i64),
+                ("v", c_p), ("v_stride_b", c_i64), ("v_stride_n", c_i64), ("v_stride_h", c_i64),
+                ("page_table", c_p), ("page_table_stride", c_i64), ("page_size", c_i32),
+                ("seqlen_kv", c_p), ("cache_batch_idx", c_p),
+                ("k_new", c_p), ("k_new_stride_b", c_i64), ("k_new_stride_h", c_i64),
+                ("v_new", c_p), ("v_new_stride_b", c_i64), ("v_new_stride_h", c_i64),
+                ("softmax_scale", c_f32), ("softcap", c_f32), ("window", c_i32),
+                ("k_scale", c_f32), ("v_scale", c_f32), ("k_scale_per_head", c_p), ("v_scale_per_head", c_p),
+                ("o", c_p), ("o_stride_b", c_i64), ("o_stride_h", c_i64), ("lse", c_p)]
+
+
+_lib = None
+
+
+def _library():
+    global _lib
+    if _lib is None:
+        if not os.path.exists(_LIB_PATH):
+            raise RuntimeError(f"cotile_decode: {_LIB_PATH} not found; build it with "
+                               "`cmake -S . -B build && cmake --build build -j2 --target cotile_attention` "
+                               "or set COTILE_ATTENTION_LIB")
+        lib = ctypes.CDLL(_LIB_PATH)
+        lib.cotile_decode_plan.argtypes = [ctypes.POINTER(_Shape), ctypes.POINTER(_Plan)]
+        lib.cotile_decode_run.argtypes = [ctypes.POINTER(_Plan), ctypes.POINTER(_Args), c_p, c_u64, c_p]
+        lib.cotile_decode_last_error.restype = ctypes.c_char_p
+        lib.cotile_decode_abi_size.restype = c_u64
+        lib.cotile_bandwidth_probe.argtypes = [c_p, c_u64, c_i32, ctypes.POINTER(c_f32), c_p]
+        for which, mirror in ((0, _Args), (1, _Plan), (2, _Shape)):
+            if lib.cotile_decode_abi_size(which) != ctypes.sizeof(mirror):
+                raise RuntimeError(f"cotile_decode: {mirror.__name__} does not match decode.h (rebuild the library)")
+        _lib = lib
+    return _lib
+
+
+def _check(status, what):
+    if status != 0:
+        raise RuntimeError(f"{what}: {_library().cotile_decode_last_error().decode()}")
+
+
+def _dtype_code(name, t):
+    if t not in _DTYPES:
+        raise TypeError(f"{name}: dtype {t} is not supported (float16, bfloat16, float8_e4m3fn, float8_e5m2)")
+    return _DTYPES[t]
+
+
+def _tensor(name, t, device, dtype=None, dims=None, shape=None):
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{name}: expected a torch.Tensor, got {type(t).__name__}")
+    if t.device != device:
+        raise ValueError(f"{name}: on {t.device}, expected {device}")
+    if dtype is not None and t.dtype != dtype:
+        raise TypeError(f"{name}: dtype {t.dtype}, expected {dtype}")
+    if dims is not None and t.dim() != dims:
+        raise ValueError(f"{name}: {t.dim()} dimensions {tuple(t.shape)}, expected {dims}")
+    if shape is not None:
+        for i, (got, want) in enumerate(zip(t.shape, shape)):
+            if want is not None and got != want:
+                raise ValueError(f"{name}: shape {tuple(t.shape)}, dimension {i} must be {want}")
+    return t
+
+
+def _rows(name, t):
+    """The last dimension contiguous and rows 16-byte aligned (the kernel's 16-byte copies)."""
+    if t.stride(-1) != 1:
+        raise ValueError(f"{name}: the last dimension must have stride 1, strides are {t.stride()}")
+    es = t.element_size()
+    if t.data_ptr() % 16 or any(s * es % 16 for s in t.stride()[:-1]):
+        raise ValueError(f"{name}: data pointer and strides {t.stride()} x {es} bytes must be multiples of 16 bytes")
+    return t
+
+
+class DecodePlan:
+    """A plan for one batch shape: the split-KV count, the grid and a zeroed workspace."""
+
+    def __init__(self, batch, heads_q, heads_kv, head_dim, max_kv_len, q_dtype=torch.float16, kv_dtype=torch.float16,
+                 o_dtype=torch.float16, device=None):
+        self.device = torch.device(device) if device is not None else torch.device("cuda", torch.cuda.current_device())
+        if self.device.type != "cuda":
+            raise ValueError(f"device: {self.device} is not a CUDA device")
+        if self.device.index is None:
+            self.device = torch.device("cuda", torch.cuda.current_device())
+        if o_dtype not in (torch.float16, torch.bfloat16):
+            raise TypeError(f"o_dtype: {o_dtype}; the output is float16 or bfloat16")
+        self.q_dtype, self.kv_dtype, self.o_dtype = q_dtype, kv_dtype, o_dtype
+        shape = _Shape(batch, heads_q, heads_kv, head_dim, max_kv_len, _dtype_code("q_dtype", q_dtype),
+                       _dtype_code("kv_dtype", kv_dtype), _DTYPES[o_dtype], self.device.index)
+        self._plan = _Plan()
+        _check(_library().cotile_decode_plan(ctypes.byref(shape), ctypes.byref(self._plan)), "cotile_decode_plan")
+        self.batch, self.heads_q, self.heads_kv, self.head_dim = batch, heads_q, heads_kv, head_dim
+        self.splits, self.grid = self._plan.splits, self._plan.grid
+        self.workspace = torch.zeros(max(1, self._plan.workspace_bytes) + 256, dtype=torch.uint8, device=self.device)
+        self._ws = (self.workspace.data_ptr() + 255) // 256 * 256  # 256-byte aligned
+
+    def run(self, q, k_cache, v_cache, seqlen_kv, *, out=None, lse=None, return_lse=False, kv_layout="NHD",
+            page_table=None, cache_batch_idx=None, k_new=None, v_new=None, softmax_scale=None, softcap=0.0, window=0,
+            k_scale=1.0, v_scale=1.0):
+        """O [B, Hq, D] (and LSE [B, Hq] fp32 when return_lse or lse is given) for one query token per sequence."""
+        B, Hq, Hkv, D, dev = self.batch, self.heads_q, self.heads_kv, self.head_dim, self.device
+        _rows("q", _tensor("q", q, dev, self.q_dtype, 3, (B, Hq, D)))
+        a = _Args()
+        a.q, a.q_stride_b, a.q_stride_h = q.data_ptr(), q.stride(0), q.stride(1)
+        for name, c in (("k_cache", k_cache), ("v_cache", v_cache)):
+            _rows(name, _tensor(name, c, dev, self.kv_dtype, 4))
+            if c.shape[-1] != D:
+                raise ValueError(f"{name}: shape {tuple(c.shape)}, the last dimension must be head_dim = {D}")
+        if k_cache.shape != v_cache.shape:
+            raise ValueError(f"v_cache: shape {tuple(v_cache.shape)} differs from k_cache {tuple(k_cache.shape)}")
+        if page_table is not None:
+            pages, page_size = k_cache.shape[0], k_cache.shape[1]
+            _tensor("k_cache", k_cache, dev, shape=(None, None, Hkv, D))
+            _tensor("page_table", page_table, dev, torch.int32, 2, (B, None))
+            if page_table.stride(1) != 1:
+                raise ValueError(f"page_table: rows must be contiguous, strides are {page_table.stride()}")
+            if page_size & (page_size - 1):
+                raise ValueError(f"k_cache: page size {page_size} (dimension 1) must be a power of two")
+            n_axis, h_axis = 1, 2
+            a.page_table, a.page_table_stride, a.page_size = page_table.data_ptr(), page_table.stride(0), page_size
+        else:
+            if kv_layout not in ("NHD", "HND"):
+                raise ValueError(f"kv_layout: {kv_layout!r}, expected 'NHD' ([B, N, Hkv, D]) or 'HND' ([B, Hkv, N, D])")
+            n_axis, h_axis = (1, 2) if kv_layout == "NHD" else (2, 1)
+            if k_cache.shape[h_axis] != Hkv:
+                raise ValueError(f"k_cache: shape {tuple(k_cache.shape)}, dimension {h_axis} ({kv_layout}) must be heads_kv = {Hkv}")
+            if cache_batch_idx is None and k_cache.shape[0] < B:
+                raise ValueError(f"k_cache: {k_cache.shape[0]} sequences, fewer than batch = {B}")
+        a.k, a.k_stride_b, a.k_stride_n, a.k_stride_h = k_cache.data_ptr(), k_cache.stride(0), k_cache.stride(n_axis), k_cache.stride(h_axis)
+        a.v, a.v_stride_b, a.v_stride_n, a.v_stride_h = v_cache.data_ptr(), v_cache.stride(0), v_cache.stride(n_axis), v_cache.stride(h_axis)
+        _tensor("seqlen_kv", seqlen_kv, dev, torch.int32, 1, (B,))
+        if not seqlen_kv.is_contiguous():
+            raise ValueError("seqlen_kv: must be contiguous")
+        a.seqlen_kv = seqlen_kv.data_ptr()
+        if cache_batch_idx is not None:
+            _tensor("cache_batch_idx", cache_batch_idx, dev, torch.int32, 1, (B,))
+            if not cache_batch_idx.is_contiguous():
+                raise ValueError("cache_batch_idx: must be contiguous")
+            a.cache_batch_idx = cache_batch_idx.data_ptr()
+        if (k_new is None) != (v_new is None):
+            raise ValueError("k_new, v_new: give both (append) or neither")
+        if k_new is not None:
+            for name, t in (("k_new", k_new), ("v_new", v_new)):
+                _rows(name, _tensor(name, t, dev, self.kv_dtype, 3, (B, Hkv, D)))
+            a.k_new, a.k_new_stride_b, a.k_new_stride_h = k_new.data_ptr(), k_new.stride(0), k_new.stride(1)
+            a.v_new, a.v_new_stride_b, a.v_new_stride_h = v_new.data_ptr(), v_new.stride(0), v_new.stride(1)
+        a.softmax_scale = 1.0 / math.sqrt(D) if softmax_scale is None else float(softmax_scale)
+        a.softcap, a.window = float(softcap), int(window)
+        for name, s in (("k_scale", k_scale), ("v_scale", v_scale)):
+            if isinstance(s, torch.Tensor):
+                _tensor(name, s, dev, torch.float32, 1, (Hkv,))
+                if not s.is_contiguous():
+                    raise ValueError(f"{name}: must be contiguous")
+                setattr(a, name, 1.0)
+                setattr(a, name + "_per_head", s.data_ptr())
+            else:
+                setattr(a, name, float(s))
+        if out is None:
+            out = torch.empty((B, Hq, D), dtype=self.o_dtype, device=dev)
+        _rows("out", _tensor("out", out, dev, self.o_dtype, 3, (B, Hq, D)))
+        a.o, a.o_stride_b, a.o_stride_h = out.data_ptr(), out.stride(0), out.stride(1)
+        if lse is None and return_lse:
+            lse = torch.empty((B, Hq), dtype=torch.float32, device=dev)
+        if lse is not None:
+            _tensor("lse", lse, dev, torch.float32, 2, (B, Hq))
+            if not lse.is_contiguous():
+                raise ValueError("lse: must be contiguous")
+            a.lse = lse.data_ptr()
+        stream = torch.cuda.current_stream(dev).cuda_stream
+        _check(_library().cotile_decode_run(ctypes.byref(self._plan), ctypes.byref(a), self._ws,
+                                            self._plan.workspace_bytes, stream), "cotile_decode_run")
+        return (out, lse) if (return_lse or lse is not None) else out
+
+
+def bandwidth_probe(nbytes=4 << 30, repeats=10, device=None):
+    """Streaming-read bandwidth (bytes/s) of 16-byte loads over nbytes of device memory."""
+    buf = torch.randint(0, 256, (nbytes,), dtype=torch.uint8, device=device or "cuda")
+    ms = c_f32()
+    _check(_library().cotile_bandwidth_probe(buf.data_ptr(), nbytes, repeats, ctypes.byref(ms),
+                                             torch.cuda.current_stream().cuda_stream), "cotile_bandwidth_probe")
+    return nbytes / (ms.value * 1e-3)

@@ -1,0 +1,311 @@
+// GPU tests of the decode kernel against the fp32 reference (reference.cuh) over a covering grid
+// of awkward shapes: B in {1, 3, 17}, N in {0, 1, 15, 16, 17, 1000, 65537}, G in {1, 3, 4, 5, 8,
+// 16, 32}, D in {64, 128, 256}, contiguous (both orders) and paged caches (pages of 1, 16, 256),
+// remap and append on and off, every (Q, KV) dtype pair, soft-cap and window, per-head scales;
+// plus a cache of more than 2^31 elements. Each case: fresh random inputs, poisoned outputs,
+// ‖O - ref‖ / ‖ref‖ under the dtype's tolerance, LSE, empty sequences exactly 0 / -inf, the
+// appended row in the cache, and a second run (split counters reset) identical to the first.
+//
+//   decode_test            the full grid (~200 cases) and the large case
+//   decode_test --quick    a small subset (for compute-sanitizer)
+// Exit 77 (skipped) without a GPU.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../gpu_skip.hpp"
+#include "decode.hpp"
+#include "reference.cuh"
+
+namespace {
+
+#define CHECK_CUDA(x)                                                                               \
+  do {                                                                                              \
+    const cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess) {                                                                        \
+      std::printf("CUDA error %s at %s:%d: %s\n", cudaGetErrorString(e_), __FILE__, __LINE__, #x); \
+      std::exit(1);                                                                                 \
+    }                                                                                               \
+  } while (0)
+
+struct Buf {
+  void* p = nullptr;
+  size_t bytes = 0;
+  explicit Buf(size_t n) : bytes(n) { CHECK_CUDA(cudaMalloc(&p, n ? n : 16)); }
+  ~Buf() { cudaFree(p); }
+  Buf(const Buf&) = delete;
+  template <class T> T* as() const { return static_cast<T*>(p); }
+};
+
+__device__ uint32_t hash(uint64_t x) {
+  x ^= x >> 33, x *= 0xff51afd7ed558ccdull, x ^= x >> 33, x *= 0xc4ceb9fe1a85ec53ull, x ^= x >> 33;
+  return uint32_t(x);
+}
+
+// Random values in [-amp, amp] of dtype t.
+__global__ void fill_random(void* dst, int64_t n, int t, uint64_t seed, float amp) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
+    const float x = amp * (2.0f * (hash(seed * 0x9e3779b97f4a7c15ull + uint64_t(i)) >> 8) / 16777216.0f - 1.0f);
+    switch (t) {
+      case COTILE_F16: static_cast<__half*>(dst)[i] = __float2half(x); break;
+      case COTILE_BF16: static_cast<__nv_bfloat16*>(dst)[i] = __float2bfloat16(x); break;
+      case COTILE_E4M3: static_cast<__nv_fp8_e4m3*>(dst)[i] = __nv_fp8_e4m3(x); break;
+      default: static_cast<__nv_fp8_e5m2*>(dst)[i] = __nv_fp8_e5m2(x); break;
+    }
+  }
+}
+void fill(const Buf& b, int64_t n, int t, uint64_t seed, float amp) {
+  fill_random<<<1024, 256>>>(b.p, n, t, seed, amp);
+  CHECK_CUDA(cudaGetLastError());
+}
+
+__global__ void to_float_kernel(const void* o, int64_t n, int64_t D, int64_t sh, int t, float* out) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
+    out[i] = ref::to_float(o, (i / D) * sh + i % D, t);
+}
+
+enum class Cache { kBNHD, kBHND, kPaged };
+
+struct Case {
+  int B, N, G, D, Hkv;
+  Cache cache;
+  int page;  // paged only
+  bool remap, append;
+  int q_type, kv_type, o_type;
+  float softcap = 0;
+  int window = 0;
+  bool per_head_scale = false;
+  bool pad_q = false;
+  std::string name() const {
+    static const char* dt[] = {"f16", "bf16", "e4m3", "e5m2"};
+    char s[256];
+    std::snprintf(s, sizeof s, "B=%d N=%d G=%d D=%d Hkv=%d %s%s%s%s q=%s kv=%s o=%s cap=%g win=%d%s", B, N, G, D, Hkv,
+                  cache == Cache::kBNHD ? "BNHD" : cache == Cache::kBHND ? "BHND" : "paged", cache == Cache::kPaged ? std::to_string(page).c_str() : "",
+                  remap ? " remap" : "", append ? " append" : "", dt[q_type], dt[kv_type], dt[o_type], softcap, window,
+                  per_head_scale ? " per-head" : "");
+    return s;
+  }
+};
+
+// Tolerance on ‖O - ref‖ / ‖ref‖: bf16 compute (bf16 cache) and bf16 output round to 8 bits;
+// f16 compute (f16 and fp8 caches) to 11 bits (probabilities and Q in f16).
+double tolerance(const Case& c) { return (c.kv_type == COTILE_BF16 || c.q_type == COTILE_BF16 || c.o_type == COTILE_BF16) ? 2e-2 : 4e-3; }
+
+uint64_t g_seed = 1;
+int g_failures = 0, g_cases = 0;
+
+bool run_case(const Case& c) {
+  ++g_cases;
+  const int Hq = c.G * c.Hkv, B = c.B, D = c.D;
+  const int qb = ref::elem_bytes(c.q_type), kvb = ref::elem_bytes(c.kv_type);
+  // Sequence lengths: sequence 0 has N rows, the others random in [0, N] (and one empty when B > 2).
+  std::vector<int> seqlen(B);
+  srand(unsigned(g_seed));
+  for (int b = 0; b < B; ++b) seqlen[b] = b == 0 ? c.N : (b == 2 ? 0 : rand() % (c.N + 1));
+  const int cap_rows = c.N + 1 + 3;  // room for the append, and a stride that is not N
+  const int Bc = c.remap ? B + 2 : B;
+  // Cache geometry (elements).
+  int64_t k_sb, k_sn, k_sh, cache_elems;
+  std::vector<int32_t> table;
+  int pages_per_seq = 0;
+  if (c.cache == Cache::kPaged) {
+    pages_per_seq = (cap_rows + c.page - 1) / c.page;
+    const int pages = B * pages_per_seq + 3;
+    std::vector<int32_t> perm(pages);
+    for (int i = 0; i < pages; ++i) perm[i] = i;
+    for (int i = pages - 1; i > 0; --i) std::swap(perm[i], perm[rand() % (i + 1)]);
+    table.assign(perm.begin(), perm.begin() + B * pages_per_seq);
+    k_sb = int64_t(c.page) * c.Hkv * D, k_sn = int64_t(c.Hkv) * D, k_sh = D;
+    cache_elems = int64_t(pages) * k_sb;
+  } else if (c.cache == Cache::kBNHD) {
+    k_sb = int64_t(cap_rows) * c.Hkv * D, k_sn = int64_t(c.Hkv) * D, k_sh = D;
+    cache_elems = Bc * k_sb;
+  } else {
+    k_sb = int64_t(c.Hkv) * cap_rows * D, k_sh = int64_t(cap_rows) * D, k_sn = D;
+    cache_elems = Bc * k_sb;
+  }
+  std::vector<int32_t> remap(B);
+  for (int b = 0; b < B; ++b) remap[b] = Bc - 1 - b;  // injective, and never the identity
+  const int64_t q_sh = D + (c.pad_q ? 32 : 0);
+  Buf q(size_t(B) * Hq * q_sh * qb), k(cache_elems * kvb), v(cache_elems * kvb), kn(size_t(B) * c.Hkv * D * kvb),
+      vn(size_t(B) * c.Hkv * D * kvb), o(size_t(B) * Hq * D * 2), lse(size_t(B) * Hq * 4), seq(B * 4), tab(table.size() * 4 + 4),
+      rmp(B * 4), ksh(c.Hkv * 4), vsh(c.Hkv * 4);
+  const float amp_kv = kvb == 1 ? 4.0f : 1.0f;
+  fill(q, int64_t(B) * Hq * q_sh, c.q_type, g_seed * 7 + 1, kvb == 1 && qb == 1 ? 4.0f : 1.0f);
+  fill(k, cache_elems, c.kv_type, g_seed * 7 + 2, amp_kv);
+  fill(v, cache_elems, c.kv_type, g_seed * 7 + 3, amp_kv);
+  fill(kn, int64_t(B) * c.Hkv * D, c.kv_type, g_seed * 7 + 4, amp_kv);
+  fill(vn, int64_t(B) * c.Hkv * D, c.kv_type, g_seed * 7 + 5, amp_kv);
+  ++g_seed;
+  CHECK_CUDA(cudaMemcpy(seq.p, seqlen.data(), B * 4, cudaMemcpyHostToDevice));
+  if (!table.empty()) CHECK_CUDA(cudaMemcpy(tab.p, table.data(), table.size() * 4, cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(rmp.p, remap.data(), B * 4, cudaMemcpyHostToDevice));
+  std::vector<float> hs(c.Hkv);
+  for (int h = 0; h < c.Hkv; ++h) hs[h] = 0.5f + 0.25f * float(h % 4);
+  CHECK_CUDA(cudaMemcpy(ksh.p, hs.data(), c.Hkv * 4, cudaMemcpyHostToDevice));
+  for (int h = 0; h < c.Hkv; ++h) hs[h] = 1.5f - 0.25f * float(h % 3);
+  CHECK_CUDA(cudaMemcpy(vsh.p, hs.data(), c.Hkv * 4, cudaMemcpyHostToDevice));
+
+  cotile_decode_args_t a{};
+  a.q = q.p, a.q_stride_b = int64_t(Hq) * q_sh, a.q_stride_h = q_sh;
+  a.k = k.p, a.k_stride_b = k_sb, a.k_stride_n = k_sn, a.k_stride_h = k_sh;
+  a.v = v.p, a.v_stride_b = k_sb, a.v_stride_n = k_sn, a.v_stride_h = k_sh;
+  if (c.cache == Cache::kPaged) a.page_table = tab.as<int32_t>(), a.page_table_stride = pages_per_seq, a.page_size = c.page;
+  a.seqlen_kv = seq.as<int32_t>();
+  if (c.remap && c.cache != Cache::kPaged) a.cache_batch_idx = rmp.as<int32_t>();
+  if (c.append) {
+    a.k_new = kn.p, a.k_new_stride_b = int64_t(c.Hkv) * D, a.k_new_stride_h = D;
+    a.v_new = vn.p, a.v_new_stride_b = int64_t(c.Hkv) * D, a.v_new_stride_h = D;
+  }
+  a.softmax_scale = 1.0f / std::sqrt(float(D));
+  a.softcap = c.softcap, a.window = c.window;
+  a.k_scale = kvb == 1 ? 0.25f : 1.0f, a.v_scale = kvb == 1 ? 0.5f : 1.0f;
+  if (c.per_head_scale) a.k_scale_per_head = ksh.as<float>(), a.v_scale_per_head = vsh.as<float>();
+  a.o = o.p, a.o_stride_b = int64_t(Hq) * D, a.o_stride_h = D;
+  a.lse = lse.as<float>();
+
+  cotile_decode_shape_t shape{B, Hq, c.Hkv, D, c.N + (c.append ? 1 : 0), c.q_type, c.kv_type, c.o_type, 0};
+  cotile::attention::DecodePlan plan{};
+  auto st = cotile::attention::decode_plan(shape, &plan);
+  if (!st.ok()) {
+    std::printf("FAIL %s: plan: %s\n", c.name().c_str(), st.message.c_str());
+    return ++g_failures, false;
+  }
+  Buf ws(plan.workspace_bytes);
+  CHECK_CUDA(cudaMemset(ws.p, 0, plan.workspace_bytes));
+
+  // Reference first (reads the cache before the append writes its row).
+  ref::Problem rp{a, B, Hq, c.Hkv, D, c.q_type, c.kv_type, c.N + (c.append ? 1 : 0)};
+  const int64_t BH = int64_t(B) * Hq;
+  const int ml = std::max(rp.max_len, 1);
+  Buf s(BH * ml * 4), mx(BH * 4), sum(BH * 4), acc(BH * D * 4), ro(BH * D * 4), rl(BH * 4);
+  CHECK_CUDA(cudaMemset(acc.p, 0, BH * D * 4));
+  if (rp.max_len > 0) {
+    ref::scores<<<dim3((rp.max_len + 127) / 128, unsigned(BH)), 128>>>(rp, s.as<float>());
+    ref::softmax_stats<<<unsigned(BH), 256>>>(rp, s.as<float>(), mx.as<float>(), sum.as<float>());
+    const int chunk = 256;
+    ref::weighted_values<<<dim3((rp.max_len + chunk - 1) / chunk, unsigned(BH)), D>>>(rp, s.as<float>(), mx.as<float>(), acc.as<float>(), chunk);
+  } else {
+    std::vector<float> ninf(BH, -INFINITY), zero(BH, 0.0f);
+    CHECK_CUDA(cudaMemcpy(mx.p, ninf.data(), BH * 4, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(sum.p, zero.data(), BH * 4, cudaMemcpyHostToDevice));
+  }
+  ref::finalize<<<unsigned(BH), D>>>(rp, acc.as<float>(), mx.as<float>(), sum.as<float>(), ro.as<float>(), rl.as<float>());
+  CHECK_CUDA(cudaGetLastError());
+  CHECK_CUDA(cudaDeviceSynchronize());
+
+  std::vector<float> ref_o(BH * D), ref_l(BH), out_o(BH * D), out_l(BH), out2(BH * D);
+  CHECK_CUDA(cudaMemcpy(ref_o.data(), ro.p, BH * D * 4, cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(ref_l.data(), rl.p, BH * 4, cudaMemcpyDeviceToHost));
+  Buf of(BH * D * 4);
+  for (int run = 0; run < 2; ++run) {
+    CHECK_CUDA(cudaMemset(o.p, 0xff, o.bytes));  // NaN everywhere: every element must be written
+    CHECK_CUDA(cudaMemset(lse.p, 0xff, lse.bytes));
+    st = cotile::attention::decode_run(plan, a, ws.p, plan.workspace_bytes);
+    if (!st.ok()) {
+      std::printf("FAIL %s: run: %s\n", c.name().c_str(), st.message.c_str());
+      return ++g_failures, false;
+    }
+    CHECK_CUDA(cudaGetLastError());
+    to_float_kernel<<<256, 256>>>(o.p, BH * D, D, D, c.o_type, of.as<float>());
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemcpy(run ? out2.data() : out_o.data(), of.p, BH * D * 4, cudaMemcpyDeviceToHost));
+    if (!run) CHECK_CUDA(cudaMemcpy(out_l.data(), lse.p, BH * 4, cudaMemcpyDeviceToHost));
+  }
+  std::string why;
+  double num = 0, den = 0;
+  for (int64_t i = 0; i < BH * D; ++i) {
+    if (!std::isfinite(out_o[i])) {
+      why = "O[" + std::to_string(i) + "] not finite (unwritten?)";
+      break;
+    }
+    num += (out_o[i] - ref_o[i]) * double(out_o[i] - ref_o[i]);
+    den += double(ref_o[i]) * ref_o[i];
+  }
+  const double rel = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+  if (why.empty() && rel > tolerance(c)) why = "||O - ref|| / ||ref|| = " + std::to_string(rel);
+  for (int64_t i = 0; why.empty() && i < BH; ++i) {
+    const int b = int(i / Hq);
+    const bool empty = seqlen[b] == 0 && !c.append;
+    if (empty && (out_l[i] != -INFINITY || std::isnan(out_l[i]))) why = "empty sequence lse " + std::to_string(out_l[i]) + " != -inf";
+    if (empty)
+      for (int d = 0; d < D; ++d)
+        if (out_o[i * D + d] != 0.0f) why = "empty sequence O != 0";
+    if (!empty && !(std::fabs(out_l[i] - ref_l[i]) <= 2e-2 * std::max(1.0f, std::fabs(ref_l[i]))))
+      why = "lse[" + std::to_string(i) + "] = " + std::to_string(out_l[i]) + ", reference " + std::to_string(ref_l[i]);
+  }
+  if (why.empty() && std::memcmp(out_o.data(), out2.data(), out_o.size() * 4) != 0) why = "second run differs from the first";
+  if (why.empty() && c.append) {  // the appended rows are in the cache
+    for (int b = 0; b < B && why.empty(); ++b)
+      for (int h = 0; h < c.Hkv && why.empty(); ++h) {
+        int64_t page, row = seqlen[b];
+        if (c.cache == Cache::kPaged) page = table[b * pages_per_seq + row / c.page], row %= c.page;
+        else page = c.remap ? remap[b] : b;
+        std::vector<uint8_t> got(D * kvb), want(D * kvb);
+        const int64_t off = (page * k_sb + row * k_sn + h * k_sh) * kvb;
+        CHECK_CUDA(cudaMemcpy(got.data(), k.as<uint8_t>() + off, D * kvb, cudaMemcpyDeviceToHost));
+        CHECK_CUDA(cudaMemcpy(want.data(), kn.as<uint8_t>() + (int64_t(b) * c.Hkv + h) * D * kvb, D * kvb, cudaMemcpyDeviceToHost));
+        if (got != want) why = "appended K row not in the cache (b " + std::to_string(b) + ")";
+        CHECK_CUDA(cudaMemcpy(got.data(), v.as<uint8_t>() + off, D * kvb, cudaMemcpyDeviceToHost));
+        CHECK_CUDA(cudaMemcpy(want.data(), vn.as<uint8_t>() + (int64_t(b) * c.Hkv + h) * D * kvb, D * kvb, cudaMemcpyDeviceToHost));
+        if (got != want) why = "appended V row not in the cache (b " + std::to_string(b) + ")";
+      }
+  }
+  if (!why.empty()) {
+    std::printf("FAIL %s (splits %d): %s\n", c.name().c_str(), plan.splits, why.c_str());
+    ++g_failures;
+    return false;
+  }
+  std::printf("ok   %s splits=%d rel=%.2e\n", c.name().c_str(), plan.splits, rel);
+  return true;
+}
+
+// Each parameter cycles through its values with a different step, so every value of every
+// parameter appears, in varied combinations.
+std::vector<Case> grid(bool quick) {
+  const int Bs[] = {1, 3, 17}, Ns[] = {0, 1, 15, 16, 17, 1000, 65537}, Gs[] = {1, 3, 4, 5, 8, 16, 32}, Ds[] = {64, 128, 256},
+            pages[] = {1, 16, 256};
+  std::vector<Case> cases;
+  const int n = quick ? 12 : 192;
+  for (int i = 0; i < n; ++i) {
+    Case c{};
+    c.q_type = i % 4, c.kv_type = (i / 4) % 4;  // all 16 pairs every 16 cases
+    c.D = Ds[(i / 16 + i) % 3];
+    c.B = Bs[(i * 7 / 3) % 3];
+    c.N = Ns[(i * 5 + i / 7) % 7];
+    c.G = Gs[(i * 3 + i / 5) % 7];
+    c.Hkv = 1 + (i / 3) % 3;
+    c.cache = Cache((i / 2 + i / 11) % 3);
+    c.page = pages[(i / 3 + i / 13) % 3];
+    c.remap = (i / 5) % 2 == 1;
+    c.append = (i / 3 + i / 17) % 2 == 0;
+    c.o_type = (i / 7) % 2;
+    c.softcap = i % 9 == 4 ? 30.0f : 0.0f;
+    c.window = i % 11 == 6 ? 100 : 0;
+    c.per_head_scale = i % 6 == 1;
+    c.pad_q = i % 5 == 2;
+    // Keep the largest caches to one KV head and few sequences (memory and reference time).
+    if (c.N == 65537) c.Hkv = 1, c.B = c.B == 17 && c.D == 256 ? 3 : c.B;
+    if (quick) c.N = std::min(c.N, 1000), c.B = std::min(c.B, 3);
+    cases.push_back(c);
+  }
+  return cases;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  skip_without_gpu();
+  const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
+  for (const Case& c : grid(quick)) run_case(c);
+  if (!quick) {
+    // More than 2^31 elements per cache tensor: 64-bit offsets (B=1, Hkv=8, N=2^20+17, D=256, fp8).
+    Case big{1, (1 << 20) + 17, 1, 256, 8, Cache::kBNHD, 0, false, true, COTILE_F16, COTILE_E4M3, COTILE_BF16};
+    run_case(big);
+  }
+  std::printf("%d/%d cases passed\n", g_cases - g_failures, g_cases);
+  return g_failures ? 1 : 0;
+}

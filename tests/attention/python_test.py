@@ -1,0 +1,155 @@
+"""The Python module (python/cotile_decode.py) on PyTorch tensors: results against an fp32
+PyTorch reference (contiguous both layouts, paged, remap, append, fp8 with per-head scales, LSE),
+capture in a CUDA graph, and argument checks that raise naming the argument.
+
+    python3 tests/attention/python_test.py [path/to/libcotile_attention.so]
+Exit 77 (skipped) without PyTorch or a GPU.
+"""
+import math
+import os
+import sys
+
+try:
+    import torch
+except ImportError:
+    print("no PyTorch: skipped")
+    sys.exit(77)
+if not torch.cuda.is_available():
+    print("no GPU: skipped")
+    sys.exit(77)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+if len(sys.argv) > 1:
+    os.environ["COTILE_ATTENTION_LIB"] = sys.argv[1]
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+import cotile_decode  # noqa: E402
+
+failures = 0
+
+
+def check(name, cond, detail=""):
+    global failures
+    print(("ok   " if cond else "FAIL ") + name + ("" if cond else ": " + detail))
+    failures += 0 if cond else 1
+
+
+def reference(q, k_rows, v_rows, lens, scale, k_scale, v_scale):
+    """q [B, Hq, D]; k_rows/v_rows: per sequence [L_b, Hkv, D] float; returns O fp32, LSE."""
+    B, Hq, D = q.shape
+    Hkv = k_rows[0].shape[1] if lens[0] else 1
+    out = torch.zeros(B, Hq, D, device=q.device)
+    lse = torch.full((B, Hq), -math.inf, device=q.device)
+    for b in range(B):
+        if lens[b] == 0:
+            continue
+        K = k_rows[b].float() * k_scale.view(1, -1, 1)
+        V = v_rows[b].float() * v_scale.view(1, -1, 1)
+        G = Hq // K.shape[1]
+        Kh = K.repeat_interleave(G, dim=1)  # [L, Hq, D]
+        Vh = V.repeat_interleave(G, dim=1)
+        s = torch.einsum("hd,lhd->hl", q[b].float(), Kh) * scale
+        lse[b] = torch.logsumexp(s, dim=-1)
+        out[b] = torch.einsum("hl,lhd->hd", s.softmax(-1), Vh)
+    return out, lse
+
+
+def rel(a, b):
+    return ((a.float() - b).norm() / b.norm().clamp_min(1e-12)).item()
+
+
+dev = "cuda"
+torch.manual_seed(0)
+
+# Contiguous caches in both orders, f16, with LSE.
+B, Hq, Hkv, D, N = 3, 16, 4, 128, 300
+q = torch.randn(B, Hq, D, device=dev, dtype=torch.float16)
+k = torch.randn(B, N, Hkv, D, device=dev, dtype=torch.float16)
+v = torch.randn(B, N, Hkv, D, device=dev, dtype=torch.float16)
+lens = [300, 0, 123]
+seqlen = torch.tensor(lens, dtype=torch.int32, device=dev)
+plan = cotile_decode.DecodePlan(B, Hq, Hkv, D, N, torch.float16, torch.float16, torch.float16)
+ones = torch.ones(Hkv, device=dev)
+ref, ref_lse = reference(q, [k[b, :lens[b]] for b in range(B)], [v[b, :lens[b]] for b in range(B)], lens, 1 / math.sqrt(D), ones, ones)
+out, lse = plan.run(q, k, v, seqlen, return_lse=True)
+check("NHD f16", rel(out, ref) < 4e-3, f"rel {rel(out, ref):.2e}")
+check("LSE (empty sequence -inf)", torch.allclose(lse, ref_lse, atol=1e-2) and lse[1].eq(-math.inf).all().item(), str(lse[:, 0]))
+check("empty sequence O = 0", out[1].eq(0).all().item())
+kh, vh = k.transpose(1, 2).contiguous(), v.transpose(1, 2).contiguous()
+out2 = plan.run(q, kh, vh, seqlen, kv_layout="HND")
+check("HND f16", rel(out2, ref) < 4e-3, f"rel {rel(out2, ref):.2e}")
+
+# Paged bf16 with append: the new token lands in the cache and is attended.
+page = 16
+pages_per_seq = math.ceil((N + 1) / page)
+kp = torch.randn(B * pages_per_seq + 2, page, Hkv, D, device=dev, dtype=torch.bfloat16)
+vp = torch.randn_like(kp)
+table = torch.randperm(B * pages_per_seq + 2, device=dev)[: B * pages_per_seq].view(B, pages_per_seq).int()
+kn = torch.randn(B, Hkv, D, device=dev, dtype=torch.bfloat16)
+vn = torch.randn_like(kn)
+qb = q.to(torch.bfloat16)
+plan_b = cotile_decode.DecodePlan(B, Hq, Hkv, D, N + 1, torch.bfloat16, torch.bfloat16, torch.bfloat16)
+out = plan_b.run(qb, kp, vp, seqlen, page_table=table, k_new=kn, v_new=vn)
+
+
+def rows_of(cache, b, L):
+    idx = torch.arange(L, device=dev)
+    return cache[table[b, idx // page].long(), idx % page]
+
+
+kr = [rows_of(kp, b, lens[b] + 1) for b in range(B)]  # the append is in the cache now
+vr = [rows_of(vp, b, lens[b] + 1) for b in range(B)]
+check("appended K/V in the paged cache", all(torch.equal(kr[b][lens[b]], kn[b]) and torch.equal(vr[b][lens[b]], vn[b]) for b in range(B)))
+ref, _ = reference(qb, kr, vr, [L + 1 for L in lens], 1 / math.sqrt(D), ones, ones)
+check("paged bf16 + append", rel(out, ref) < 2e-2, f"rel {rel(out, ref):.2e}")
+
+# fp8 e4m3 cache with per-head scales, remapped batches, captured in a CUDA graph.
+if hasattr(torch, "float8_e4m3fn"):
+    k8 = (torch.randn(B + 2, N, Hkv, D, device=dev) * 4).to(torch.float8_e4m3fn)
+    v8 = (torch.randn(B + 2, N, Hkv, D, device=dev) * 4).to(torch.float8_e4m3fn)
+    remap = torch.tensor([4, 0, 2], dtype=torch.int32, device=dev)
+    ks = torch.rand(Hkv, device=dev) + 0.5
+    vs = torch.rand(Hkv, device=dev) + 0.5
+    plan8 = cotile_decode.DecodePlan(B, Hq, Hkv, D, N, torch.float16, torch.float8_e4m3fn, torch.float16)
+    out8 = torch.empty(B, Hq, D, device=dev, dtype=torch.float16)
+    plan8.run(q, k8, v8, seqlen, out=out8, cache_batch_idx=remap, k_scale=ks, v_scale=vs)
+    torch.cuda.synchronize()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        plan8.run(q, k8, v8, seqlen, out=out8, cache_batch_idx=remap, k_scale=ks, v_scale=vs)
+    out8.zero_()
+    g.replay()
+    torch.cuda.synchronize()
+    rk = [k8[remap[b]][: lens[b]] for b in range(B)]
+    rv = [v8[remap[b]][: lens[b]] for b in range(B)]
+    ref, _ = reference(q, rk, rv, lens, 1 / math.sqrt(D), ks, vs)
+    check("fp8 e4m3 per-head scales, remap, CUDA graph replay", rel(out8, ref) < 4e-3, f"rel {rel(out8, ref):.2e}")
+
+
+# Argument checks: each raises, naming the argument.
+def raises(name, fn, word):
+    try:
+        fn()
+    except (ValueError, TypeError, RuntimeError) as e:
+        check(f"bad {name} -> {type(e).__name__}", word in str(e), str(e))
+        return
+    check(f"bad {name} raises", False, "no exception")
+
+
+raises("q dtype", lambda: plan.run(q.float(), k, v, seqlen), "q:")
+raises("q shape", lambda: plan.run(q[:, :8], k, v, seqlen), "q:")
+raises("q device", lambda: plan.run(q.cpu(), k, v, seqlen), "q:")
+raises("k last stride", lambda: plan.run(q, k.transpose(2, 3), v, seqlen), "k_cache")
+raises("v shape", lambda: plan.run(q, k, v[:, :, :2], seqlen), "v_cache")
+raises("seqlen dtype", lambda: plan.run(q, k, v, seqlen.long()), "seqlen_kv")
+raises("kv_layout", lambda: plan.run(q, k, v, seqlen, kv_layout="NDH"), "kv_layout")
+raises("k_new alone", lambda: plan.run(q, k, v, seqlen, k_new=k[:, 0].transpose(0, 0)), "k_new")
+raises("page size", lambda: plan.run(q, k[:, :12].contiguous(), v[:, :12].contiguous(), seqlen,
+                                     page_table=torch.zeros(B, 30, dtype=torch.int32, device=dev)), "page size")
+raises("head_dim in plan", lambda: cotile_decode.DecodePlan(1, 8, 2, 96, 10), "head_dim")
+raises("group in plan", lambda: cotile_decode.DecodePlan(1, 9, 2, 128, 10), "heads_q")
+raises("o dtype", lambda: cotile_decode.DecodePlan(1, 8, 2, 128, 10, o_dtype=torch.float32), "o_dtype")
+raises("misaligned stride", lambda: plan.run(q, torch.randn(B, N, Hkv, D + 4, device=dev, dtype=torch.float16)[..., :D], v, seqlen),
+       "k_cache")
+
+print(f"{'FAILED' if failures else 'passed'}: {failures} failure(s)")
+sys.exit(1 if failures else 0)
