@@ -1,23 +1,7 @@
 // Decode kernels for head_dim 64, one per cache type (a translation unit per head_dim keeps
 // parallel builds balanced).
 #include "decode_kernel.cuh"
+#define COTILE_DECODE_KERNEL_DEFINITIONS
 #include "kernels.hpp"
 
-namespace cotile::attention::detail {
-
-template <int KvType>
-static KernelInfo info() {
-  return {reinterpret_cast<const void*>(&decode_kernel<64, KvType>), Config<64, KvType>::kSmem, Config<64, KvType>::kStages};
-}
-
-KernelInfo kernel_d64(int kv_type) {
-  switch (kv_type) {
-    case COTILE_F16: return info<COTILE_F16>();
-    case COTILE_BF16: return info<COTILE_BF16>();
-    case COTILE_E4M3: return info<COTILE_E4M3>();
-    case COTILE_E5M2: return info<COTILE_E5M2>();
-    default: return {};
-  }
-}
-
-}  // namespace cotile::attention::detail
+cotile::attention::detail::KernelInfo cotile::attention::detail::kernel_d64(int kv_type) { return kernel_for_cache_type<64>(kv_type); }

@@ -13,4 +13,22 @@ KernelInfo kernel_d64(int kv_type);
 KernelInfo kernel_d128(int kv_type);
 KernelInfo kernel_d256(int kv_type);
 
+// The kernel of head_dim D for a cache type (included by the decode_d*.cu files only).
+#ifdef COTILE_DECODE_KERNEL_DEFINITIONS
+template <int D>
+KernelInfo kernel_for_cache_type(int kv_type) {
+  auto info = [](auto kv) -> KernelInfo {
+    constexpr int T = decltype(kv)::value;
+    return {reinterpret_cast<const void*>(&decode_kernel<D, T>), Config<D, T>::kSmem, Config<D, T>::kStages};
+  };
+  switch (kv_type) {
+    case COTILE_F16: return info(std::integral_constant<int, COTILE_F16>{});
+    case COTILE_BF16: return info(std::integral_constant<int, COTILE_BF16>{});
+    case COTILE_E4M3: return info(std::integral_constant<int, COTILE_E4M3>{});
+    case COTILE_E5M2: return info(std::integral_constant<int, COTILE_E5M2>{});
+    default: return {};
+  }
+}
+#endif
+
 }  // namespace cotile::attention::detail
