@@ -1,0 +1,206 @@
+// What the decode kernel loads and where it lives: its compile-time configuration, the swizzled
+// shared-memory tiles and ldmatrix lane maps (cotile layouts), K/V row addresses (contiguous or
+// paged, the appended token), and Q's cotiled copy (spec §7, §8.3). decode_kernel.cuh computes.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cotile/arch/copy.hpp"
+#include "cotile/ct/ct.hpp"
+#include "convert.cuh"
+#include "params.hpp"
+
+namespace cotile::attention::detail {
+
+namespace ct = ::cotile::ct;
+using ct::_1;
+using ct::_16;
+using ct::_2;
+using ct::_4;
+using ct::_8;
+using ct::Int;
+
+// Shared memory per warp for its K/V stages (stages = this / one K+V tile, 2 to 8).
+#ifndef COTILE_DECODE_WARP_SMEM
+#define COTILE_DECODE_WARP_SMEM 24576
+#endif
+
+// Q's MMA fragments held in registers (D <= 128) or re-read from shared memory per tile.
+#ifndef COTILE_DECODE_Q_IN_REGISTERS
+#define COTILE_DECODE_Q_IN_REGISTERS 1
+#endif
+// The CTAs per multiprocessor the register allocation must allow (__launch_bounds__).
+#ifndef COTILE_DECODE_MIN_CTAS
+#define COTILE_DECODE_MIN_CTAS 2
+#endif
+
+constexpr int kThreads = 32 * kWarps;
+constexpr float kLog2e = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
+
+// 2^x (MUFU.EX2; flushes subnormal results, which are below any probability that matters).
+__device__ __forceinline__ float exp2_fast(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+// COTILE_DECODE_TRACE = 1 (diagnostics builds only) records per-CTA phase times (%globaltimer,
+// ns) in p.trace[cta][phase] when set: 0 start, 1 Q ready, 2 main loop done, 3 partial
+// published, 4 merged; [5] the SM.
+#ifndef COTILE_DECODE_TRACE
+#define COTILE_DECODE_TRACE 0
+#endif
+__device__ __forceinline__ void trace(const Params& p, int phase) {
+#if COTILE_DECODE_TRACE
+  if (threadIdx.x == 0 && p.trace) {
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    p.trace[blockIdx.x * 6 + phase] = t;
+    if (phase == 0) {
+      uint32_t sm;
+      asm("mov.u32 %0, %%smid;" : "=r"(sm));
+      p.trace[blockIdx.x * 6 + 5] = sm;
+    }
+  }
+#else
+  (void)p, (void)phase;
+#endif
+}
+
+constexpr int log2_of(int x) { return x <= 1 ? 0 : 1 + log2_of(x / 2); }
+
+// The shared-memory swizzle of a tile whose rows are R bytes: the 16-byte chunk index is XORed
+// with the row (mod 8), so that the 8 rows one ldmatrix phase reads fall in 8 different bank
+// groups. R = 64 has 4 chunks a row: XOR with row / 2 instead.
+template <int R>
+using RowSwizzle = ct::Swizzle<(R == 64 ? 2 : 3), 4, (R == 64 ? 3 : log2_of(R) - 4)>;
+
+// The tile itself: (row, byte) -> shared-memory offset.
+template <int R>
+COTILE_HD constexpr auto tile_layout() {
+  return ct::composition(RowSwizzle<R>{}, ct::make_layout(ct::make_shape(_16{}, Int<R>{}), ct::make_stride(Int<R>{}, _1{})));
+}
+
+// ldmatrix.x4 addresses: lane l gives row l % 8 of matrix l / 8. Two orders of the 4 matrices of
+// a 16-row tile, as maps lane -> byte offset (row * R + byte):
+//   rows_first:  (rows 0-7, chunk 0), (rows 8-15, chunk 0), (rows 0-7, chunk 1), (rows 8-15, chunk 1)
+//   chunks_first: (rows 0-7, chunk 0), (rows 0-7, chunk 1), (rows 8-15, chunk 0), (rows 8-15, chunk 1)
+template <int R>
+COTILE_HD constexpr auto lanes_rows_first() {
+  return ct::make_layout(ct::make_shape(_8{}, _2{}, _2{}), ct::make_stride(Int<R>{}, Int<8 * R>{}, _16{}));
+}
+template <int R>
+COTILE_HD constexpr auto lanes_chunks_first() {
+  return ct::make_layout(ct::make_shape(_8{}, _2{}, _2{}), ct::make_stride(Int<R>{}, _16{}, Int<8 * R>{}));
+}
+
+// Compile-time configuration for head dimension D and cache type KvType.
+template <int D, int KvType>
+struct Config {
+  static constexpr int kKvBytes = (KvType == COTILE_F16 || KvType == COTILE_BF16) ? 2 : 1;
+  static constexpr bool kFp8 = kKvBytes == 1;
+  static constexpr bool kBf16 = KvType == COTILE_BF16;  // compute type: bf16 for a bf16 cache, else f16
+  static constexpr int kR = D * kKvBytes;               // bytes of one K or V row
+  static constexpr int kTile = kRows * kR;              // bytes of one K or V tile
+  static constexpr int kStagesRaw = COTILE_DECODE_WARP_SMEM / (2 * kTile);
+  static constexpr int kStages = kStagesRaw < 2 ? 2 : (kStagesRaw > 8 ? 8 : kStagesRaw);
+  static constexpr int kQr = 2 * D;                     // bytes of a Q row as loaded (<= 2 bytes an element) and as computed
+  static constexpr bool kQInRegisters = COTILE_DECODE_Q_IN_REGISTERS && D <= 128;  // else re-read per tile (ldmatrix)
+  // Shared memory: Q as loaded | Q in compute type, MMA column order | K/V stages (later: the merge).
+  static constexpr int kQRawBytes = kRows * kQr;
+  static constexpr int kQcBytes = kRows * kQr;
+  static constexpr int kPipeBytes = kWarps * kStages * 2 * kTile;
+  static constexpr int kMergeRow = D + 8;  // floats per row of the warps' merge (padded: fewer bank conflicts)
+  static constexpr int kMergeBytes = kWarps * kRows * kMergeRow * 4 + 2 * kWarps * kRows * 4;
+  static constexpr int kSmem = kQRawBytes + kQcBytes + (kPipeBytes > kMergeBytes ? kPipeBytes : kMergeBytes) + 16;
+  static_assert(D == 64 || D == 128 || D == 256, "decode: head_dim must be 64, 128 or 256");
+  static_assert((kMaxSplits * kRows + kThreads * 8) * 4 <= kMergeBytes, "the split merge fits where the warps' merge was");
+
+  // Compute column k of Q / K (the MMA's K index) holds head-dim element qk_column(k). fp8 K
+  // fragments come from ldmatrix as 4 consecutive bytes (d = 4c..4c+3 for lane c = l % 4), which
+  // the MMA reads as k = {2c, 2c+1} and {8+2c, 8+2c+1}: within each 16, k = (2,4,2) -> d = (1,4,2).
+  COTILE_HD static constexpr auto qk_column() {
+    if constexpr (kFp8) return ct::make_layout(ct::make_shape(ct::make_shape(_2{}, _4{}, _2{}), Int<D / 16>{}),
+                                               ct::make_stride(ct::make_stride(_1{}, _4{}, _2{}), _16{}));
+    else return ct::make_layout(Int<D>{});
+  }
+  // Accumulator column n (0-7) of O's n8 tile nt holds head-dim element o_column(n, nt): for fp8 V,
+  // one ldmatrix.trans of b16 pairs yields the even and the odd elements of 16 as two n8 tiles.
+  COTILE_HD static constexpr auto o_column() {
+    if constexpr (kFp8) return ct::make_layout(ct::make_shape(_8{}, ct::make_shape(_2{}, Int<D / 16>{})),
+                                               ct::make_stride(_2{}, ct::make_stride(_1{}, _16{})));
+    else return ct::make_layout(ct::make_shape(_8{}, Int<D / 8>{}), ct::make_stride(_1{}, _8{}));
+  }
+};
+
+// Where row n of K and V is for one (sequence, KV head): k + page * page_stride + row * row_stride,
+// page = pages[n >> log2_page] when paged, else the sequence's base is folded into k and the row
+// is n. Two 32 x 32 -> 64-bit multiply-adds a row (row and page strides are < 2^31 bytes,
+// checked on the host). The appended token's row is read from k_new / v_new (only the tile that
+// holds it checks).
+struct RowAddress {
+  const uint8_t* k;
+  const uint8_t* v;
+};
+struct KvRows {
+  const uint8_t *k, *v;          // contiguous: row 0 of (b, h); paged: page 0, row 0, head h
+  const uint8_t *k_new, *v_new;  // the appended token of (b, h)
+  const int32_t* pages;          // the sequence's page-table row, or null (contiguous)
+  int32_t k_sn, v_sn, k_sp, v_sp, log2_page;
+  int32_t appended;              // the appended token's row (seqlen), or -1
+
+  __device__ static KvRows make(const Params& p, int b, int h, int seqlen) {
+    KvRows r;
+    const int64_t seq = p.page_table ? 0 : (p.batch_idx ? p.batch_idx[b] : b);
+    r.k = p.k + seq * p.k_sb + h * p.k_sh;
+    r.v = p.v + seq * p.v_sb + h * p.v_sh;
+    r.k_new = p.k_new ? p.k_new + b * p.kn_sb + h * p.kn_sh : nullptr;
+    r.v_new = p.v_new ? p.v_new + b * p.vn_sb + h * p.vn_sh : nullptr;
+    r.pages = p.page_table ? p.page_table + b * p.pt_stride : nullptr;
+    r.k_sn = int32_t(p.k_sn), r.v_sn = int32_t(p.v_sn);
+    r.k_sp = p.page_table ? int32_t(p.k_sb) : 0, r.v_sp = p.page_table ? int32_t(p.v_sb) : 0;
+    r.log2_page = p.page_table ? p.log2_page : 30;
+    r.appended = p.k_new ? seqlen : -1;
+    return r;
+  }
+  // Row n in the cache (where the appended token is stored, too); Paged: whether pages is set.
+  template <bool Paged>
+  __device__ __forceinline__ RowAddress cache(int n) const {
+    if constexpr (Paged) {
+      const int32_t page = pages[n >> log2_page], row = n & ((1 << log2_page) - 1);
+      return {k + int64_t(page) * k_sp + int64_t(row) * k_sn, v + int64_t(page) * v_sp + int64_t(row) * v_sn};
+    } else {
+      return {k + int64_t(n) * k_sn, v + int64_t(n) * v_sn};
+    }
+  }
+  __device__ __forceinline__ RowAddress cache(int n) const { return pages ? cache<true>(n) : cache<false>(n); }
+  // Row n as attended: the appended token is read from k_new / v_new.
+  template <bool Paged>
+  __device__ __forceinline__ RowAddress attended(int n) const { return n == appended ? RowAddress{k_new, v_new} : cache<Paged>(n); }
+  __device__ __forceinline__ RowAddress operator()(int n) const { return n == appended ? RowAddress{k_new, v_new} : cache(n); }
+};
+
+// Q (16 rows of RQ bytes) into shared memory: the spec's cotiled copy (§7) over 16-byte cp.async,
+// zero fill for rows >= valid_rows (§8.3).
+template <int RQ>
+__device__ __forceinline__ void load_q(const uint8_t* q, int64_t row_stride, int valid_rows, uint8_t* sq, int tid) {
+  constexpr int kAtomThreads = RQ < kThreads ? RQ : kThreads;  // one 16-byte chunk each; 16 * RQ / 16 chunks
+  const auto data = ct::make_layout(ct::make_shape(_16{}, Int<RQ>{}), ct::make_stride(Int<RQ>{}, _1{}));
+  const auto atom = ct::make_layout(ct::make_shape(Int<kAtomThreads>{}, _16{}), ct::make_stride(_16{}, _1{}));
+  const auto copy = ct::make_cotiled_copy<CopyOp::kCpAsync16B, Elem::kE4M3>(atom, data);
+  if (tid >= kAtomThreads) return;
+  const auto gQ = ct::make_tensor(ct::make_gmem_ptr(q), ct::make_layout(ct::shape(data), ct::make_stride(row_stride, _1{})));
+  const auto sQ = ct::make_tensor(ct::make_smem_ptr(sq), data);
+  const auto cQ = ct::make_identity_tensor(ct::shape(data));
+  const auto tg = ct::partition_S(copy, gQ, tid);
+  const auto ts = ct::partition_D(copy, sQ, tid);
+  const auto tc = ct::partition_S(copy, cQ, tid);
+  constexpr int kCopies = decltype(ct::size(tg))::value / 16;
+#pragma unroll
+  for (int j = 0; j < kCopies; ++j)
+    arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(&ts[16 * j], &tg[16 * j], int(ct::get<0>(tc[16 * j])) < valid_rows);
+}
+
+}  // namespace cotile::attention::detail

@@ -1,0 +1,142 @@
+// The decode C ABI refuses bad arguments with an error code and a message that names the
+// argument and the condition, before touching the device: these tests run without a GPU (the
+// plan they use is filled by hand where cotile_decode_plan would need one).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "decode.hpp"
+
+namespace {
+
+using cotile::attention::DecodeArgs;
+using cotile::attention::DecodePlan;
+using cotile::attention::DecodeShape;
+
+DecodeShape shape() { return DecodeShape{2, 16, 4, 128, 100, COTILE_F16, COTILE_F16, COTILE_F16, 0}; }
+
+// A plan as cotile_decode_plan would fill it for shape(): 2 x 4 units, 4 splits.
+DecodePlan plan() {
+  DecodePlan p{};
+  p.shape = shape();
+  p.group = 4, p.m_tiles = 1, p.splits = 4, p.grid = 32, p.ctas_per_sm = 2, p.sms = 132;
+  p.workspace_bytes = 1 << 20;
+  return p;
+}
+
+alignas(256) unsigned char g_memory[1 << 21];  // host memory: the checks never dereference it
+int32_t g_seqlen[2];
+
+DecodeArgs args() {
+  DecodeArgs a{};
+  a.q = g_memory, a.q_stride_b = 16 * 128, a.q_stride_h = 128;
+  a.k = g_memory, a.k_stride_b = 100 * 4 * 128, a.k_stride_n = 4 * 128, a.k_stride_h = 128;
+  a.v = g_memory, a.v_stride_b = 100 * 4 * 128, a.v_stride_n = 4 * 128, a.v_stride_h = 128;
+  a.seqlen_kv = g_seqlen;
+  a.softmax_scale = 0.088f, a.k_scale = 1.0f, a.v_scale = 1.0f;
+  a.o = g_memory, a.o_stride_b = 16 * 128, a.o_stride_h = 128;
+  return a;
+}
+
+// Run with the workspace; returns (code, message).
+std::pair<cotile_status, std::string> run(const DecodeArgs& a, const DecodePlan& p = plan(), uint64_t ws_bytes = 1 << 20,
+                                          void* ws = g_memory + (1 << 20)) {
+  const cotile_status c = cotile_decode_run(&p, &a, ws, ws_bytes, nullptr);
+  return {c, cotile_decode_last_error()};
+}
+
+void expect_error(const std::pair<cotile_status, std::string>& r, cotile_status code, const char* words) {
+  EXPECT_EQ(r.first, code) << r.second;
+  EXPECT_NE(r.second.find(words), std::string::npos) << "message: " << r.second << "\nexpected to contain: " << words;
+}
+
+TEST(DecodeArgs, NullTensorsAreNamed) {
+  DecodeArgs a = args();
+  a.q = nullptr;
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "args.q is NULL");
+  a = args(), a.v = nullptr;
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "args.v is NULL");
+  a = args(), a.seqlen_kv = nullptr;
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "args.seqlen_kv is NULL");
+}
+
+TEST(DecodeArgs, MisalignedPointerOrStrideIsRefused) {
+  DecodeArgs a = args();
+  a.k = g_memory + 8;
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "args.k = ");
+  a = args(), a.k_stride_n = 4 * 128 + 4;  // 1032 bytes: rows not 16-byte aligned
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "args.k_stride_n = 516 elements = 1032 bytes is not a multiple of 16");
+  a = args(), a.q_stride_h = -128;
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "args.q_stride_h = -128 is negative");
+}
+
+TEST(DecodeArgs, AppendNeedsBothKAndV) {
+  DecodeArgs a = args();
+  a.k_new = g_memory;
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "k_new and args.v_new must both be given");
+}
+
+TEST(DecodeArgs, PageSizeMustBeAPowerOfTwo) {
+  DecodeArgs a = args();
+  a.page_table = g_seqlen, a.page_table_stride = 8, a.page_size = 24;
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "args.page_size = 24 must be a power of two");
+  a.page_size = 16, a.cache_batch_idx = g_seqlen;
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "cache_batch_idx is for contiguous caches");
+}
+
+TEST(DecodeArgs, ScalesAndWindowAreChecked) {
+  DecodeArgs a = args();
+  a.softcap = -1.0f;
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "softcap = -1 finite and >= 0");
+  a = args(), a.v_scale = 1.0f / 0.0f;
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "v_scale = inf must be finite");
+  a = args(), a.window = -3;
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "window = -3 must be >= 0");
+}
+
+TEST(DecodeArgs, RowStrideBeyond32BitsIsUnsupported) {
+  DecodeArgs a = args();
+  a.k_stride_n = int64_t(1) << 31;  // elements: 2^32 bytes
+  expect_error(run(a), COTILE_ERROR_UNSUPPORTED, "args.k_stride_n = 2147483648 elements is 4294967296 bytes");
+}
+
+TEST(DecodeArgs, WorkspaceTooSmallIsRefused) {
+  DecodeArgs a = args();
+  const auto r = run(a, plan(), 100);
+  expect_error(r, COTILE_ERROR_WORKSPACE, "workspace of 100 bytes");
+  expect_error(run(a, plan(), 1 << 20, g_memory + 8), COTILE_ERROR_WORKSPACE, "must be 256-byte aligned");
+}
+
+TEST(DecodeArgs, UnfilledPlanIsRefused) {
+  DecodePlan p{};
+  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
+}
+
+TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
+  DecodePlan p{};
+  DecodeShape s = shape();
+  s.heads_q = 18;
+  auto st = cotile::attention::decode_plan(s, &p);
+  EXPECT_EQ(st.code, COTILE_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(st.message.find("heads_q = 18 is not a multiple of heads_kv = 4"), std::string::npos) << st.message;
+  s = shape(), s.head_dim = 96;
+  st = cotile::attention::decode_plan(s, &p);
+  EXPECT_EQ(st.code, COTILE_ERROR_UNSUPPORTED);
+  EXPECT_NE(st.message.find("head_dim = 96; supported: 64, 128, 256"), std::string::npos) << st.message;
+  s = shape(), s.heads_q = 4 * 33;
+  st = cotile::attention::decode_plan(s, &p);
+  EXPECT_NE(st.message.find("group heads_q / heads_kv = 33; supported: 1 to 32"), std::string::npos) << st.message;
+  s = shape(), s.o_type = COTILE_E4M3;
+  st = cotile::attention::decode_plan(s, &p);
+  EXPECT_NE(st.message.find("o_type = e4m3"), std::string::npos) << st.message;
+  EXPECT_EQ(cotile_decode_plan(nullptr, &p), COTILE_ERROR_INVALID_ARGUMENT);
+}
+
+TEST(DecodeAbi, StructSizesAreReported) {
+  EXPECT_EQ(cotile_decode_abi_size(0), sizeof(cotile_decode_args_t));
+  EXPECT_EQ(cotile_decode_abi_size(1), sizeof(cotile_decode_plan_t));
+  EXPECT_EQ(cotile_decode_abi_size(2), sizeof(cotile_decode_shape_t));
+}
+
+}  // namespace
