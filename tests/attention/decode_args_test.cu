@@ -1,5 +1,6 @@
 // The decode C ABI refuses bad arguments with an error code and a message that names the
-// argument and the condition, before touching the device: these tests run without a GPU (the
+// argument and the condition, before touching the device; and the plan's arithmetic (split
+// heuristic, workspace) does what docs/design/decode.md says. These tests run without a GPU (the
 // plan they use is filled by hand where cotile_decode_plan would need one).
 #include <gtest/gtest.h>
 
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "decode.hpp"
+#include "plan.hpp"
 
 namespace {
 
@@ -137,6 +139,40 @@ TEST(DecodeAbi, StructSizesAreReported) {
   EXPECT_EQ(cotile_decode_abi_size(0), sizeof(cotile_decode_args_t));
   EXPECT_EQ(cotile_decode_abi_size(1), sizeof(cotile_decode_plan_t));
   EXPECT_EQ(cotile_decode_abi_size(2), sizeof(cotile_decode_shape_t));
+}
+
+using cotile::attention::detail::choose_splits;
+using cotile::attention::detail::workspace_layout;
+
+// The design note's examples, on 132 SMs x 2 CTAs = 264 slots.
+TEST(DecodeSplits, FewLongSequencesFillOneWave) {
+  EXPECT_EQ(choose_splits(8, 264, 32768), 33);   // (1,32,8,32768): 264 CTAs
+  EXPECT_EQ(choose_splits(64, 264, 8192), 4);    // (8,32,8,8192)
+  EXPECT_EQ(choose_splits(128, 264, 8192), 2);   // (4,32,32,8192)
+}
+
+TEST(DecodeSplits, ManySequencesDoNotSplit) {
+  EXPECT_EQ(choose_splits(256, 264, 4096), 1);   // (32,32,8,4096): one wave already
+  EXPECT_EQ(choose_splits(1024, 264, 1024), 1);  // (128,32,8,1024): splitting adds waves, not speed
+}
+
+TEST(DecodeSplits, EachWarpKeepsAtLeastATile) {
+  EXPECT_EQ(choose_splits(8, 264, 1024), 16);    // 1024 rows / 64 rows per split
+  EXPECT_LE(choose_splits(1, 264, 100), 2);
+  EXPECT_EQ(choose_splits(1, 264, 0), 1);         // an empty batch still has one split
+  EXPECT_EQ(choose_splits(1, 1 << 20, int64_t(1) << 30), cotile::attention::detail::kMaxSplits);
+}
+
+TEST(DecodeWorkspace, HoldsEveryPartialAligned) {
+  const auto w = workspace_layout(8, 33, 128);
+  EXPECT_GE(w.lse - w.o, uint64_t(8) * 33 * 16 * 128 * 2);  // 16-bit partial O
+  EXPECT_GE(w.counters - w.lse, uint64_t(8) * 33 * 16 * 4);  // fp32 lse
+  EXPECT_GE(w.total - w.counters, uint64_t(8) * 4);           // one counter per unit
+  EXPECT_EQ(w.lse % 256, 0u);
+  EXPECT_EQ(w.counters % 256, 0u);
+  const auto one = workspace_layout(8, 1, 128);  // no split: counters only
+  EXPECT_EQ(one.counters, 0u);
+  EXPECT_EQ(one.total, 256u);
 }
 
 }  // namespace
