@@ -91,16 +91,4 @@ __device__ __forceinline__ float load_as_float(const uint8_t* p, int t) {
   }
 }
 
-// A float stored as a 16-bit compute/output element.
-template <bool Bf16>
-__device__ __forceinline__ uint16_t to_bits16(float x) {
-  if constexpr (Bf16) {
-    const __nv_bfloat16 v = __float2bfloat16_rn(x);
-    return *reinterpret_cast<const uint16_t*>(&v);
-  } else {
-    const __half v = __float2half_rn(x);
-    return *reinterpret_cast<const uint16_t*>(&v);
-  }
-}
-
 }  // namespace cotile::attention::detail

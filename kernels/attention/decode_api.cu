@@ -51,7 +51,6 @@ const char* dtype_name(int32_t t) {
     default: return "unknown";
   }
 }
-int dtype_bytes(int32_t t) { return t == COTILE_F16 || t == COTILE_BF16 ? 2 : 1; }
 bool known_dtype(int32_t t) { return t >= COTILE_F16 && t <= COTILE_E5M2; }
 
 KernelInfo kernel_for(int64_t d, int32_t kv) {
@@ -210,7 +209,7 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   p.v_new = static_cast<const uint8_t*>(a.v_new), p.vn_sb = a.v_new_stride_b * kvb, p.vn_sh = a.v_new_stride_h * kvb;
   p.scale = a.softmax_scale, p.softcap = a.softcap, p.window = a.window;
   p.k_scale = a.k_scale, p.v_scale = a.v_scale, p.k_scale_h = a.k_scale_per_head, p.v_scale_h = a.v_scale_per_head;
-  p.batch = int32_t(s.batch), p.heads_kv = int32_t(s.heads_kv), p.group = plan->group, p.m_tiles = plan->m_tiles, p.splits = plan->splits;
+  p.heads_kv = int32_t(s.heads_kv), p.group = plan->group, p.m_tiles = plan->m_tiles, p.splits = plan->splits;
   p.part_o = reinterpret_cast<uint16_t*>(ws + w.o), p.part_lse = reinterpret_cast<float*>(ws + w.lse);
   p.counters = reinterpret_cast<int32_t*>(ws + w.counters);
 #if COTILE_DECODE_TRACE

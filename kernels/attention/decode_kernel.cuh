@@ -34,9 +34,20 @@ struct DecodeCta {
   int tid, warp, lane;
   int b, h, split, m_tile, unit;
   int seqlen, lo, hi;  // this CTA's rows [lo, hi) of the sequence
+  int valid_rows;      // query rows of this m-tile that are heads (< G)
+  float out_scale;     // V's dequantization scale, applied to O once at the end
   KvRows rows;
 
   // ---- loading ------------------------------------------------------------------------------
+
+  // The 4 warps' merge, where their stages were: O [warp][row][kMergeRow], max and sum [warp][row].
+  struct MergeBuffers {
+    float *o, *max, *sum;
+  };
+  __device__ MergeBuffers merge_buffers() const {
+    float* o = reinterpret_cast<float*>(smem + C::kQRawBytes + C::kQcBytes);
+    return {o, o + kWarps * kRows * C::kMergeRow, o + kWarps * kRows * C::kMergeRow + kWarps * kRows};
+  }
 
   // Warp-private stage s of warp w: K tile then V tile.
   __device__ uint8_t* stage_k(int s) const { return smem + C::kQRawBytes + C::kQcBytes + ((warp * kStages + s) * 2) * C::kTile; }
@@ -193,9 +204,7 @@ struct DecodeCta {
 
   // 1. Q: one cp.async group, issued first (it depends on nothing the kernel reads).
   __device__ void start_q() const {
-    const int G = p.group;
-    const int valid_rows = ::min(kRows, G - kRows * m_tile);
-    const uint8_t* q = p.q + b * p.q_sb + (h * G + kRows * m_tile) * p.q_sh;
+    const uint8_t* q = p.q + b * p.q_sb + (h * p.group + kRows * m_tile) * p.q_sh;
     if (p.q_bytes == 2) load_q<2 * D>(q, p.q_sh, valid_rows, smem, tid);
     else load_q<D>(q, p.q_sh, valid_rows, smem, tid);
     arch::cp_async_commit();
@@ -206,7 +215,7 @@ struct DecodeCta {
     // 2. The appended token goes into the cache (once: the m-tile-0 CTA whose rows hold it);
     //    every CTA reads it from k_new/v_new, so no CTA waits for this store.
     if (p.k_new && m_tile == 0 && warp == 0 && seqlen >= lo && seqlen < hi) {
-      const RowAddress dst = rows.cache(seqlen), src = rows(seqlen);
+      const RowAddress dst = rows.cache(seqlen), src{rows.k_new, rows.v_new};
       for (int c = lane; c < kR / 16; c += 32) {
         arch::copy_universal<16>(const_cast<uint8_t*>(dst.k) + 16 * c, src.k + 16 * c);
         arch::copy_universal<16>(const_cast<uint8_t*>(dst.v) + 16 * c, src.v + 16 * c);
@@ -238,6 +247,7 @@ struct DecodeCta {
 
     // 5. The main loop: per warp, per tile: S = Q K^T, online softmax, O += P V.
     const float k_scale = p.k_scale * (p.k_scale_h ? p.k_scale_h[h] : 1.0f) * kFp8Factor<KvType>;
+    out_scale = p.v_scale * (p.v_scale_h ? p.v_scale_h[h] : 1.0f) * kFp8Factor<KvType>;
     const float x_scale = p.scale * k_scale;  // x = x_scale * (q . k as computed)
     const bool capped = p.softcap > 0.0f;
     const float y_scale = capped ? x_scale / p.softcap : x_scale * kLog2e;
@@ -304,24 +314,22 @@ struct DecodeCta {
     trace(p, 2);
 
     // 6. Merge the 4 warps: (max, sum) per row and O in shared memory.
-    float* m_o = reinterpret_cast<float*>(smem + C::kQRawBytes + C::kQcBytes);  // [warp][row][D]
-    float* m_max = m_o + kWarps * kRows * C::kMergeRow;                          // [warp][row]
-    float* m_sum = m_max + kWarps * kRows;
+    const MergeBuffers m = merge_buffers();
     constexpr auto column = C::o_column();
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
       row_sum[r] += __shfl_xor_sync(0xffffffffu, row_sum[r], 1);
       row_sum[r] += __shfl_xor_sync(0xffffffffu, row_sum[r], 2);
       if (c == 0) {
-        m_max[warp * kRows + g + 8 * r] = row_max[r];
-        m_sum[warp * kRows + g + 8 * r] = row_sum[r];
+        m.max[warp * kRows + g + 8 * r] = row_max[r];
+        m.sum[warp * kRows + g + 8 * r] = row_sum[r];
       }
     }
 #pragma unroll
     for (int nt = 0; nt < D / 8; ++nt)
 #pragma unroll
       for (int i = 0; i < 4; i += 2) {
-        float* dst = m_o + (warp * kRows + g + 8 * (i / 2)) * C::kMergeRow;
+        float* dst = m.o + (warp * kRows + g + 8 * (i / 2)) * C::kMergeRow;
         if constexpr (!C::kFp8) {  // columns 2c, 2c + 1 are adjacent: one 8-byte store
           *reinterpret_cast<float2*>(dst + int(column(2 * c, nt))) = make_float2(o[nt][i], o[nt][i + 1]);
         } else {
@@ -336,10 +344,7 @@ struct DecodeCta {
   // The merged result of this CTA: final when there is one split, else a partial, and the last
   // CTA of the unit to arrive merges all partials.
   __device__ void finish() {
-    const int valid_rows = ::min(kRows, p.group - kRows * m_tile);
-    const float* m_o = reinterpret_cast<const float*>(smem + C::kQRawBytes + C::kQcBytes);
-    const float* m_max = m_o + kWarps * kRows * C::kMergeRow;
-    const float* m_sum = m_max + kWarps * kRows;
+    const MergeBuffers m = merge_buffers();
     int* last = reinterpret_cast<int*>(smem + C::kQRawBytes);  // (Q is done)
     // Each thread owns 8 consecutive columns of one row per step (an output TiledCopy of 16 bytes).
     const auto out_copy = ct::make_tiled_copy<CopyOp::kU128, Elem::kHalf>(
@@ -357,14 +362,14 @@ struct DecodeCta {
       const int row = int(ct::get<0>(cd)), d0 = int(ct::get<1>(cd));
       float mx = -INFINITY;
 #pragma unroll
-      for (int w = 0; w < kWarps; ++w) mx = fmaxf(mx, m_max[w * kRows + row]);
+      for (int w = 0; w < kWarps; ++w) mx = fmaxf(mx, m.max[w * kRows + row]);
       const float base = mx == -INFINITY ? 0.0f : mx;
       float sum = 0.0f, acc[8] = {};
 #pragma unroll
       for (int w = 0; w < kWarps; ++w) {
-        const float f = exp2_fast(m_max[w * kRows + row] - base);
-        sum += f * m_sum[w * kRows + row];
-        const float4* src = reinterpret_cast<const float4*>(m_o + (w * kRows + row) * C::kMergeRow + d0);
+        const float f = exp2_fast(m.max[w * kRows + row] - base);
+        sum += f * m.sum[w * kRows + row];
+        const float4* src = reinterpret_cast<const float4*>(m.o + (w * kRows + row) * C::kMergeRow + d0);
         const float4 a = src[0], z = src[1];
         acc[0] += f * a.x, acc[1] += f * a.y, acc[2] += f * a.z, acc[3] += f * a.w;
         acc[4] += f * z.x, acc[5] += f * z.y, acc[6] += f * z.z, acc[7] += f * z.w;
@@ -466,12 +471,12 @@ struct DecodeCta {
     trace(p, 4);
   }
 
-  // O[b, head, d0 .. d0+7] = acc * inv * v_scale (rows past G are not written); LSE from base 2.
+  // O[b, head, d0 .. d0+7] = acc * inv * out_scale (rows past G are not written); LSE from base 2.
   __device__ void write_output(int row, int d0, const float (&acc)[8], float inv, float lse2) const {
     const int m = kRows * m_tile + row;
     if (m >= p.group) return;
     const int head = h * p.group + m;
-    const float scale = inv * p.v_scale * (p.v_scale_h ? p.v_scale_h[h] : 1.0f) * kFp8Factor<KvType>;
+    const float scale = inv * out_scale;
     uint32_t w[4];
     if (p.o_type == COTILE_BF16) {
 #pragma unroll
@@ -500,6 +505,7 @@ __global__ void __launch_bounds__(kThreads, COTILE_DECODE_MIN_CTAS) decode_kerne
   cta.h = x % p.heads_kv;
   cta.b = x / p.heads_kv;
   cta.unit = (cta.b * p.heads_kv + cta.h) * p.m_tiles + cta.m_tile;
+  cta.valid_rows = ::min(kRows, p.group - kRows * cta.m_tile);
   trace(p, 0);
   cta.start_q();
   // The rows this split attends to: [start, L) cut into p.splits chunks of whole tiles.

@@ -6,7 +6,6 @@ namespace cotile::attention::detail {
 struct KernelInfo {
   const void* fn = nullptr;  // __global__ void(Params)
   int smem = 0;              // dynamic shared memory bytes
-  int stages = 0;            // cp.async stages per warp
 };
 
 KernelInfo kernel_d64(int kv_type);
@@ -19,7 +18,7 @@ template <int D>
 KernelInfo kernel_for_cache_type(int kv_type) {
   auto info = [](auto kv) -> KernelInfo {
     constexpr int T = decltype(kv)::value;
-    return {reinterpret_cast<const void*>(&decode_kernel<D, T>), Config<D, T>::kSmem, Config<D, T>::kStages};
+    return {reinterpret_cast<const void*>(&decode_kernel<D, T>), Config<D, T>::kSmem};
   };
   switch (kv_type) {
     case COTILE_F16: return info(std::integral_constant<int, COTILE_F16>{});

@@ -99,7 +99,7 @@ COTILE_HD constexpr auto lanes_chunks_first() {
 // Compile-time configuration for head dimension D and cache type KvType.
 template <int D, int KvType>
 struct Config {
-  static constexpr int kKvBytes = (KvType == COTILE_F16 || KvType == COTILE_BF16) ? 2 : 1;
+  static constexpr int kKvBytes = dtype_bytes(KvType);
   static constexpr bool kFp8 = kKvBytes == 1;
   static constexpr bool kBf16 = KvType == COTILE_BF16;  // compute type: bf16 for a bf16 cache, else f16
   static constexpr int kR = D * kKvBytes;               // bytes of one K or V row
@@ -179,7 +179,6 @@ struct KvRows {
   // Row n as attended: the appended token is read from k_new / v_new.
   template <bool Paged>
   __device__ __forceinline__ RowAddress attended(int n) const { return n == appended ? RowAddress{k_new, v_new} : cache<Paged>(n); }
-  __device__ __forceinline__ RowAddress operator()(int n) const { return n == appended ? RowAddress{k_new, v_new} : cache(n); }
 };
 
 // Q (16 rows of RQ bytes) into shared memory: the spec's cotiled copy (§7) over 16-byte cp.async,
