@@ -96,6 +96,13 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   if (s.o_type != COTILE_F16 && s.o_type != COTILE_BF16)
     return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: o_type = %s; the output is f16 or bf16", dtype_name(s.o_type));
   const KernelInfo k = kernel_for(s.head_dim, s.kv_type);
+  // Plan for s.device, then give the caller back its current device.
+  int caller_device = 0;
+  COTILE_CUDA_TRY(cudaGetDevice(&caller_device), "cotile_decode_plan: device");
+  struct RestoreDevice {
+    int device;
+    ~RestoreDevice() { cudaSetDevice(device); }
+  } restore{caller_device};
   COTILE_CUDA_TRY(cudaSetDevice(s.device), "cotile_decode_plan: device");
   int sms = 0;
   COTILE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s.device), "cotile_decode_plan");
