@@ -28,12 +28,12 @@ c_i32, c_i64, c_u64, c_f32, c_p = ctypes.c_int32, ctypes.c_int64, ctypes.c_uint6
 
 class _Shape(ctypes.Structure):
     _fields_ = [("batch", c_i64), ("heads_q", c_i64), ("heads_kv", c_i64), ("head_dim", c_i64), ("max_kv_len", c_i64),
-                ("q_type", c_i32), ("kv_type", c_i32), ("o_type", c_i32), ("device", c_i32)]
+                ("q_type", c_i32), ("kv_type", c_i32), ("o_type", c_i32), ("device", c_i32), ("splits", c_i32)]
 
 
 class _Plan(ctypes.Structure):
     _fields_ = [("shape", _Shape), ("group", c_i32), ("m_tiles", c_i32), ("splits", c_i32), ("grid", c_i32),
-                ("ctas_per_sm", c_i32), ("sms", c_i32), ("workspace_bytes", c_u64)]
+                ("ctas_per_sm", c_i32), ("sms", c_i32), ("cluster", c_i32), ("workspace_bytes", c_u64)]
 
 
 class _Args(ctypes.Structure):
@@ -65,6 +65,8 @@ def _library():
         lib.cotile_decode_last_error.restype = ctypes.c_char_p
         lib.cotile_decode_abi_size.restype = c_u64
         lib.cotile_bandwidth_probe.argtypes = [c_p, c_u64, c_i32, ctypes.POINTER(c_f32), c_p]
+        lib.cotile_decode_resident_clusters.argtypes = [ctypes.POINTER(_Plan), c_i32]
+        lib.cotile_decode_resident_clusters.restype = c_i32
         for which, mirror in ((0, _Args), (1, _Plan), (2, _Shape)):
             if lib.cotile_decode_abi_size(which) != ctypes.sizeof(mirror):
                 raise RuntimeError(f"cotile_decode: {mirror.__name__} does not match decode.h (rebuild the library)")
@@ -113,7 +115,7 @@ class DecodePlan:
     """A plan for one batch shape: the split-KV count, the grid and a zeroed workspace."""
 
     def __init__(self, batch, heads_q, heads_kv, head_dim, max_kv_len, q_dtype=torch.float16, kv_dtype=torch.float16,
-                 o_dtype=torch.float16, device=None):
+                 o_dtype=torch.float16, device=None, splits=0):
         self.device = torch.device(device) if device is not None else torch.device("cuda", torch.cuda.current_device())
         if self.device.type != "cuda":
             raise ValueError(f"device: {self.device} is not a CUDA device")
@@ -123,13 +125,17 @@ class DecodePlan:
             raise TypeError(f"o_dtype: {o_dtype}; the output is float16 or bfloat16")
         self.q_dtype, self.kv_dtype, self.o_dtype = q_dtype, kv_dtype, o_dtype
         shape = _Shape(batch, heads_q, heads_kv, head_dim, max_kv_len, _dtype_code("q_dtype", q_dtype),
-                       _dtype_code("kv_dtype", kv_dtype), _DTYPES[o_dtype], self.device.index)
+                       _dtype_code("kv_dtype", kv_dtype), _DTYPES[o_dtype], self.device.index, splits)
         self._plan = _Plan()
         _check(_library().cotile_decode_plan(ctypes.byref(shape), ctypes.byref(self._plan)), "cotile_decode_plan")
         self.batch, self.heads_q, self.heads_kv, self.head_dim = batch, heads_q, heads_kv, head_dim
-        self.splits, self.grid = self._plan.splits, self._plan.grid
+        self.splits, self.grid, self.cluster = self._plan.splits, self._plan.grid, self._plan.cluster
         self.workspace = torch.zeros(max(1, self._plan.workspace_bytes) + 256, dtype=torch.uint8, device=self.device)
         self._ws = (self.workspace.data_ptr() + 255) // 256 * 256  # 256-byte aligned
+
+    def resident_clusters(self, size):
+        """Clusters of `size` CTAs of this plan's kernel resident at once (diagnostics; 0: not possible)."""
+        return _library().cotile_decode_resident_clusters(ctypes.byref(self._plan), size)
 
     def run(self, q, k_cache, v_cache, seqlen_kv, *, out=None, lse=None, return_lse=False, kv_layout="NHD",
             page_table=None, cache_batch_idx=None, k_new=None, v_new=None, softmax_scale=None, softcap=0.0, window=0,

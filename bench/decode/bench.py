@@ -84,7 +84,7 @@ EXTRA = [  # (B, Hq, Hkv, N, D, kv dtype): D = 64, D = 256, G = 5
     (8, 32, 8, 8192, 64, "fp16"), (8, 32, 8, 8192, 256, "fp16"), (8, 40, 8, 8192, 128, "fp16")]
 
 
-NO_TORCH = False
+NO_TORCH, SPLITS = False, 0
 
 
 def sdpa_backends():
@@ -106,7 +106,7 @@ def bench_case(B, Hq, Hkv, N, D, kv_name, probe, flex, rows):
     vs = [(torch.randn(B, Hkv, N, D, device=dev, dtype=torch.float16) * (4 if fp8 else 1)).to(kv_dtype) for _ in range(copies)]
     outs = [torch.empty(B, Hq, D, device=dev, dtype=q_dtype) for _ in range(copies)]
     seqlen = torch.full((B,), N, dtype=torch.int32, device=dev)
-    plan = cotile_decode.DecodePlan(B, Hq, Hkv, D, N, q_dtype=q_dtype, kv_dtype=kv_dtype, o_dtype=q_dtype)
+    plan = cotile_decode.DecodePlan(B, Hq, Hkv, D, N, q_dtype=q_dtype, kv_dtype=kv_dtype, o_dtype=q_dtype, splits=SPLITS)
     scale = 0.25 if fp8 else 1.0
     ours = [lambda i=i: plan.run(qs[i], ks[i], vs[i], seqlen, out=outs[i], kv_layout="HND", k_scale=scale, v_scale=scale)
             for i in range(copies)]
@@ -118,7 +118,7 @@ def bench_case(B, Hq, Hkv, N, D, kv_name, probe, flex, rows):
     ref = torch.einsum("bhgn,bhnd->bhgd", sc.softmax(-1), vs[0].float() * scale).reshape(B, Hq, D)
     err = ((outs[0].float() - ref).norm() / ref.norm()).item()
     del sc, ref
-    row = dict(B=B, Hq=Hq, Hkv=Hkv, N=N, D=D, kv=kv_name, kv_MiB=kv_bytes / 2**20, splits=plan.splits,
+    row = dict(B=B, Hq=Hq, Hkv=Hkv, N=N, D=D, kv=kv_name, kv_MiB=kv_bytes / 2**20, splits=plan.splits, cluster=plan.cluster,
                cotile_us=t_ours * 1e6, cotile_TBps=kv_bytes / t_ours / 1e12, cotile_pct_probe=100 * kv_bytes / t_ours / probe,
                rel_err=err)
     best_torch = None
@@ -155,6 +155,14 @@ def fmt(x, spec, star=False):
     return "-".rjust(len(format(0.0, spec))) if x is None else format(x, spec) + ("*" if star else "")
 
 
+def print_cluster_capacity():
+    for kv, dt in (("f16", torch.float16), ("fp8", torch.float8_e4m3fn)):
+        for d in (64, 128, 256):
+            p = cotile_decode.DecodePlan(1, 8, 1, d, 1, kv_dtype=dt)
+            print(f"resident clusters of 2..8 CTAs, D={d} {kv} ({p._plan.ctas_per_sm} CTAs/SM): "
+                  + " ".join(str(p.resident_clusters(s)) for s in range(2, 9)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--csv", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.csv"))
@@ -163,12 +171,14 @@ def main():
     ap.add_argument("--kv", help="only this KV dtype (fp16, bf16, fp8-e4m3)")
     ap.add_argument("--shape", help="only B,Hq,Hkv,N,D")
     ap.add_argument("--no-torch", action="store_true", help="the kernel only (no PyTorch baselines)")
+    ap.add_argument("--splits", type=int, default=0, help="KV splits for every case (default 0: the plan's choice)")
     args = ap.parse_args()
     t0 = time.time()
     probe = cotile_decode.bandwidth_probe(4 << 30, repeats=10)
     if args.no_torch:
         args.no_flex = True
     print(f"streaming-read probe: {probe / 1e12:.3f} TB/s (16-byte loads over 4 GiB)")
+    print_cluster_capacity()
     flex = None
     if not args.no_flex:
         try:
@@ -189,14 +199,14 @@ def main():
     if args.shape:
         B, Hq, Hkv, N, D = map(int, args.shape.split(","))
         cases = [(B, Hq, Hkv, N, D, kv) for kv in ([args.kv] if args.kv else KV_DTYPES)]
-    global NO_TORCH
-    NO_TORCH = args.no_torch
+    global NO_TORCH, SPLITS
+    NO_TORCH, SPLITS = args.no_torch, args.splits
     hdr = (f"{'B':>4} {'Hq':>4} {'Hkv':>4} {'N':>7} {'D':>4} {'kv':>9} {'MiB':>7} {'spl':>4} {'cotile us':>10} {'TB/s':>6} "
            f"{'%probe':>7} {'cudnn':>8} {'flash':>8} {'effic':>8} {'math':>8} {'flex':>8} {'x best':>7} {'err':>8}")
     print(hdr)
     for c in cases:
         r = bench_case(*c, probe, flex, rows)
-        print(f"{r['B']:>4} {r['Hq']:>4} {r['Hkv']:>4} {r['N']:>7} {r['D']:>4} {r['kv']:>9} {r['kv_MiB']:>7.1f} {r['splits']:>4} "
+        print(f"{r['B']:>4} {r['Hq']:>4} {r['Hkv']:>4} {r['N']:>7} {r['D']:>4} {r['kv']:>9} {r['kv_MiB']:>7.1f} {str(r['splits']) + ('c' if r['cluster'] > 1 else ''):>4} "
               f"{r['cotile_us']:>10.2f} {r['cotile_TBps']:>6.2f} {r['cotile_pct_probe']:>6.1f}% "
               + " ".join(fmt(r.get(m + "_us"), "8.2f", r.get(m + "_graph") is False) for m in ("cudnn", "flash", "efficient", "math", "flex"))
               + f" {fmt(r['speedup_vs_best_torch'], '7.2f')} "
@@ -209,7 +219,7 @@ def main():
         w.writeheader()
         w.writerows(rows)
     print(f"probe {probe / 1e12:.3f} TB/s; {len(rows)} cases in {time.time() - t0:.0f} s; CSV: {args.csv}")
-    print("* = not capturable in a CUDA graph: timed eagerly (host overhead included)")
+    print("* = not capturable in a CUDA graph: timed eagerly (host overhead included); spl: KV splits, c = merged in a cluster")
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ typedef struct {
   int64_t max_kv_len;                         /* most positions one sequence attends to (with the appended one) */
   int32_t q_type, kv_type, o_type;            /* cotile_dtype; o_type F16 or BF16 */
   int32_t device;                             /* CUDA device ordinal the plan is for */
+  int32_t splits;                             /* 0: the plan chooses the KV splits; else use this many (1..128) */
 } cotile_decode_shape_t;
 
 typedef struct {
@@ -42,6 +43,9 @@ typedef struct {
   int32_t grid;              /* CTAs per launch */
   int32_t ctas_per_sm;       /* occupancy of the chosen kernel */
   int32_t sms;               /* multiprocessors of the device */
+  int32_t cluster;           /* splits > 1: the splits of one (batch, KV head) form a thread-block cluster of
+                                `cluster` = splits CTAs and merge in distributed shared memory; 1: the last
+                                split to finish merges the partials through the workspace */
   uint64_t workspace_bytes;  /* device memory run needs; zero it once before the first run */
 } cotile_decode_plan_t;
 
@@ -72,6 +76,10 @@ cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, cotile_deco
  * (no device reads, no synchronization) and returns an error without launching if one is wrong. */
 cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, const cotile_decode_args_t* args, void* workspace,
                                 uint64_t workspace_bytes, void* stream);
+
+/* Diagnostics: clusters of `size` CTAs of the plan's kernel resident at once on its device (0 if
+ * none can be launched); the plan clusters a unit's splits only when every unit's cluster fits. */
+int32_t cotile_decode_resident_clusters(const cotile_decode_plan_t* plan, int32_t size);
 
 /* The message of the last error on this thread ("" after success). */
 const char* cotile_decode_last_error(void);

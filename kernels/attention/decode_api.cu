@@ -63,6 +63,31 @@ KernelInfo kernel_for(int64_t d, int32_t kv) {
 }
 
 
+// Clusters of `size` CTAs of kernel k resident at once on the current device (0: not possible).
+int resident_clusters(const KernelInfo& k, int size, int64_t sms) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(unsigned(size * sms));
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = size_t(k.smem);
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = unsigned(size), attribute.val.clusterDim.y = 1, attribute.val.clusterDim.z = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  int clusters = 0;
+  if (cudaOccupancyMaxActiveClusters(&clusters, k.fn, &config) != cudaSuccess) {
+    cudaGetLastError();  // not an error of the plan: this size is not possible
+    return 0;
+  }
+  return clusters;
+}
+
+ClusterSlots cluster_slots(const KernelInfo& k, int64_t sms) {
+  ClusterSlots c;
+  for (int size = 2; size <= kMaxCluster; ++size) c.clusters[size] = resident_clusters(k, size, sms);
+  return c;
+}
+
 }  // namespace
 }  // namespace cotile::attention::detail
 
@@ -95,6 +120,9 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
                 s.q_type, s.kv_type);
   if (s.o_type != COTILE_F16 && s.o_type != COTILE_BF16)
     return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: o_type = %s; the output is f16 or bf16", dtype_name(s.o_type));
+  if (s.splits < 0 || s.splits > kMaxSplits)
+    return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_plan: splits = %d must be 0 (chosen by the plan) or 1 to %d", s.splits,
+                kMaxSplits);
   const KernelInfo k = kernel_for(s.head_dim, s.kv_type);
   // Plan for s.device, then give the caller back its current device.
   int caller_device = 0;
@@ -112,7 +140,11 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   if (per_sm < 1) return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: the kernel does not fit on this device (%d bytes of shared memory)", k.smem);
   const int64_t m_tiles = (group + kRows - 1) / kRows;
   const int64_t units = s.batch * s.heads_kv * m_tiles;
-  const int splits = choose_splits(units, int64_t(sms) * per_sm, s.max_kv_len);
+  const int64_t slots = int64_t(sms) * per_sm;
+  const ClusterSlots clusters = cluster_slots(k, sms);
+  const int64_t rows = std::max<int64_t>(1, s.max_kv_len);
+  const SplitChoice choice = s.splits > 0 ? choose_merge(units, s.splits, clusters) : choose_splits(units, slots, rows, clusters);
+  const int splits = choice.splits;
   const int64_t grid = units * splits;
   if (s.batch > INT_MAX / s.heads_kv || grid > INT_MAX)
     return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: %lld CTAs (batch %lld x heads_kv %lld x m-tiles %lld x splits %d) exceed 2^31 - 1",
@@ -125,8 +157,19 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   plan->grid = int32_t(grid);
   plan->ctas_per_sm = per_sm;
   plan->sms = sms;
-  plan->workspace_bytes = workspace_layout(units, splits, s.head_dim).total;
+  plan->cluster = choice.cluster;
+  plan->workspace_bytes = workspace_layout(units, splits, s.head_dim, plan->cluster).total;
   return ok();
+}
+
+extern "C" int32_t cotile_decode_resident_clusters(const cotile_decode_plan_t* plan, int32_t size) {
+  if (!plan || size < 1) return 0;
+  const KernelInfo k = kernel_for(plan->shape.head_dim, plan->shape.kv_type);
+  int caller_device = 0;
+  if (!k.fn || cudaGetDevice(&caller_device) != cudaSuccess || cudaSetDevice(plan->shape.device) != cudaSuccess) return 0;
+  const int clusters = resident_clusters(k, size, plan->sms);
+  cudaSetDevice(caller_device);
+  return clusters;
 }
 
 namespace {
@@ -155,7 +198,9 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   const cotile_decode_shape_t& s = plan->shape;
   const cotile_decode_args_t& a = *args;
   const KernelInfo k = kernel_for(s.head_dim, s.kv_type);
-  if (!k.fn || plan->grid < 1 || plan->splits < 1 || plan->group != s.heads_q / std::max<int64_t>(1, s.heads_kv))
+  if (!k.fn || plan->splits < 1 || plan->m_tiles < 1 || s.batch < 1 || s.heads_kv < 1 ||
+      plan->group != s.heads_q / s.heads_kv || plan->grid != s.batch * s.heads_kv * plan->m_tiles * plan->splits ||
+      (plan->cluster != 1 && (plan->cluster != plan->splits || plan->cluster > kMaxCluster)))
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
   const int qb = dtype_bytes(s.q_type), kvb = dtype_bytes(s.kv_type);
   cotile_status st;
@@ -196,7 +241,7 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
       return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_run: args.%s = %lld elements is %lld bytes; at most 2^31 - 1 bytes", name,
                   (long long)stride, (long long)(stride * kvb));
   const uint64_t units = uint64_t(s.batch * s.heads_kv * plan->m_tiles);
-  const Workspace w = workspace_layout(int64_t(units), plan->splits, s.head_dim);
+  const Workspace w = workspace_layout(int64_t(units), plan->splits, s.head_dim, plan->cluster);
   if (workspace_bytes < w.total || (w.total && !workspace))
     return fail(COTILE_ERROR_WORKSPACE, "cotile_decode_run: workspace of %llu bytes at %p; the plan needs %llu bytes (zeroed once)",
                 (unsigned long long)workspace_bytes, workspace, (unsigned long long)w.total);
@@ -217,14 +262,24 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   p.scale = a.softmax_scale, p.softcap = a.softcap, p.window = a.window;
   p.k_scale = a.k_scale, p.v_scale = a.v_scale, p.k_scale_h = a.k_scale_per_head, p.v_scale_h = a.v_scale_per_head;
   p.heads_kv = int32_t(s.heads_kv), p.group = plan->group, p.m_tiles = plan->m_tiles, p.splits = plan->splits;
+  p.clustered = plan->cluster > 1;
   p.part_o = reinterpret_cast<uint16_t*>(ws + w.o), p.part_lse = reinterpret_cast<float*>(ws + w.lse);
   p.counters = reinterpret_cast<int32_t*>(ws + w.counters);
 #if COTILE_DECODE_TRACE
   p.trace = g_trace;
 #endif
   void* kargs[] = {&p};
-  COTILE_CUDA_TRY(cudaLaunchKernel(k.fn, dim3(unsigned(plan->grid)), dim3(128), kargs, size_t(k.smem), static_cast<cudaStream_t>(stream)),
-                  "cotile_decode_run: launch");
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(unsigned(plan->grid));
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = size_t(k.smem);
+  config.stream = static_cast<cudaStream_t>(stream);
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = unsigned(plan->cluster), attribute.val.clusterDim.y = 1, attribute.val.clusterDim.z = 1;
+  config.attrs = &attribute;
+  config.numAttrs = plan->cluster > 1 ? 1 : 0;
+  COTILE_CUDA_TRY(cudaLaunchKernelExC(&config, k.fn, kargs), "cotile_decode_run: launch");
   return ok();
 }
 

@@ -11,14 +11,16 @@
 //   How (the pipeline):
 //     each of the 4 warps streams its own tiles (tile t of the CTA's rows goes to warp t % 4)
 //     through kStages shared-memory stages; no block barrier in the main loop.
-//     The 4 warps' (max, sum, O) are merged in shared memory; with several splits, the last CTA
-//     of a (b, h, m_tile) to finish merges the splits' partials (no second launch).
+//     The 4 warps' (max, sum, O) are merged in shared memory; with several splits, the splits of
+//     a (b, h, m_tile) merge in distributed shared memory when they form a cluster (up to 8), else
+//     the last CTA to finish merges the partials through global memory (no second launch).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
+#include "cotile/arch/cluster.hpp"
 #include "cotile/arch/mma_sm80.hpp"
 #include "tiles.cuh"
 
@@ -378,6 +380,11 @@ struct DecodeCta {
       const float lse2 = sum > 0.0f ? mx + log2f(sum) : -INFINITY;
       if (single) {
         write_output(row, d0, acc, inv, lse2);
+      } else if (p.clustered) {  // this split's result stays here, read by the cluster's merge
+        float4* dst = reinterpret_cast<float4*>(m.o + row * C::kMergeRow + d0);  // warp 0's slot, read above by this thread only
+        dst[0] = make_float4(acc[0] * inv, acc[1] * inv, acc[2] * inv, acc[3] * inv);
+        dst[1] = make_float4(acc[4] * inv, acc[5] * inv, acc[6] * inv, acc[7] * inv);
+        if (d0 == 0) reinterpret_cast<float*>(smem)[row] = lse2;  // where Q was
       } else if (row < valid_rows) {
         *reinterpret_cast<uint4*>(part_o + row * D + d0) =
             make_uint4(pack2<C::kBf16>(acc[0] * inv, acc[1] * inv), pack2<C::kBf16>(acc[2] * inv, acc[3] * inv),
@@ -387,6 +394,7 @@ struct DecodeCta {
     }
     trace(p, 3);
     if (single) return;
+    if (p.clustered) return merge_cluster(m);
 
     // Split-KV: publish, count arrivals; the last CTA merges every split of this unit.
     __syncthreads();
@@ -471,6 +479,44 @@ struct DecodeCta {
     trace(p, 4);
   }
 
+  // Split-KV within a cluster (the unit's splits are its CTAs, split = rank): every CTA holds its
+  // normalized O [row][D] (fp32, warp 0's merge slot) and base-2 lse [row]; CTA r merges items
+  // r, r + splits, ... of (valid row, 8 columns), reading the others' shared memory:
+  // O = sum_s 2^(lse_s - lse) O_s with lse = log2 sum_s 2^lse_s, in split order (deterministic).
+  __device__ void merge_cluster(const MergeBuffers& m) const {
+    constexpr int kGroups = D / 8;
+    const float* lse_rows = reinterpret_cast<const float*>(smem);
+    arch::cluster_sync();  // every split's O and lse written
+    for (int item = split * kThreads + tid; item < valid_rows * kGroups; item += p.splits * kThreads) {
+      const int row = item / kGroups, d0 = 8 * (item % kGroups);
+      float lse_s[kMaxCluster];
+      float mx = -INFINITY;
+#pragma unroll
+      for (int s = 0; s < kMaxCluster; ++s) {
+        lse_s[s] = s < p.splits ? arch::cluster_load(arch::cluster_map(lse_rows + row, unsigned(s))) : -INFINITY;
+        mx = fmaxf(mx, lse_s[s]);
+      }
+      const float base = mx == -INFINITY ? 0.0f : mx;
+      float sum = 0.0f;
+#pragma unroll
+      for (int s = 0; s < kMaxCluster; ++s) sum += exp2_fast(lse_s[s] - base);
+      const float lse = sum > 0.0f ? mx + log2f(sum) : -INFINITY;
+      float acc[8] = {};
+#pragma unroll
+      for (int s = 0; s < kMaxCluster; ++s) {
+        if (s >= p.splits) break;
+        const float f = lse > -INFINITY ? exp2_fast(lse_s[s] - lse) : 0.0f;
+        const uint32_t src = arch::cluster_map(m.o + row * C::kMergeRow + d0, unsigned(s));
+        const arch::Float4 a = arch::cluster_load4(src), z = arch::cluster_load4(src + 16);
+        acc[0] += f * a.x, acc[1] += f * a.y, acc[2] += f * a.z, acc[3] += f * a.w;
+        acc[4] += f * z.x, acc[5] += f * z.y, acc[6] += f * z.z, acc[7] += f * z.w;
+      }
+      write_output(row, d0, acc, 1.0f, lse);
+    }
+    arch::cluster_sync();  // no CTA leaves while another reads its shared memory
+    trace(p, 4);
+  }
+
   // O[b, head, d0 .. d0+7] = acc * inv * out_scale (rows past G are not written); LSE from base 2.
   __device__ void write_output(int row, int d0, const float (&acc)[8], float inv, float lse2) const {
     const int m = kRows * m_tile + row;
@@ -497,14 +543,11 @@ __global__ void __launch_bounds__(kThreads, COTILE_DECODE_MIN_CTAS) decode_kerne
   cta.tid = int(threadIdx.x);
   cta.warp = cta.tid / 32;
   cta.lane = cta.tid % 32;
-  int x = int(blockIdx.x);
-  cta.m_tile = x % p.m_tiles;
-  x /= p.m_tiles;
-  cta.split = x % p.splits;
-  x /= p.splits;
-  cta.h = x % p.heads_kv;
-  cta.b = x / p.heads_kv;
-  cta.unit = (cta.b * p.heads_kv + cta.h) * p.m_tiles + cta.m_tile;
+  cta.split = int(blockIdx.x) % p.splits;  // = the rank in the cluster when clustered
+  cta.unit = int(blockIdx.x) / p.splits;
+  cta.m_tile = cta.unit % p.m_tiles;
+  cta.h = cta.unit / p.m_tiles % p.heads_kv;
+  cta.b = cta.unit / p.m_tiles / p.heads_kv;
   cta.valid_rows = ::min(kRows, p.group - kRows * cta.m_tile);
   trace(p, 0);
   cta.start_q();

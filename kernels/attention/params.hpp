@@ -9,8 +9,10 @@
 namespace cotile::attention::detail {
 
 // The kernel's fixed tiling, which the plan sizes the grid and workspace by: 16 query rows per
-// CTA (the MMA's M), 16 K/V rows per tile, 4 warps per CTA, at most 128 KV splits.
-constexpr int kRows = 16, kWarps = 4, kMaxSplits = 128;
+// CTA (the MMA's M), 16 K/V rows per tile, 4 warps per CTA, at most 128 KV splits, of which up to
+// 8 (the portable cluster size) can merge within a thread-block cluster.
+constexpr int kRows = 16, kWarps = 4, kMaxSplits = 128, kMaxCluster = 8;
+constexpr int kThreads = 32 * kWarps;
 
 // Bytes of one element of a cotile_dtype.
 constexpr int dtype_bytes(int t) { return t == COTILE_F16 || t == COTILE_BF16 ? 2 : 1; }
@@ -30,8 +32,9 @@ struct Params {
   // Softmax: scores y = log2(e) * x in base 2; x = scale * q.k, soft-capped when softcap > 0.
   float scale, softcap; int32_t window;
   float k_scale, v_scale; const float* k_scale_h; const float* v_scale_h;
-  // Work: CTA = ((b * Hkv + h) * splits + split) * m_tiles + m_tile.
-  int32_t heads_kv, group, m_tiles, splits;
+  // Work: CTA = unit * splits + split, unit = (b * Hkv + h) * m_tiles + m_tile (a cluster's CTAs
+  // are consecutive: the splits of one unit when `clustered`).
+  int32_t heads_kv, group, m_tiles, splits; bool clustered;
   // Split-KV partials: normalized O [unit][split][16][D] in the compute type (f16 or bf16),
   // base-2 lse [unit][split][16] fp32; arrival counters [unit].
   uint16_t* part_o; float* part_lse; int32_t* counters;

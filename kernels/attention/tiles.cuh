@@ -36,7 +36,6 @@ using ct::Int;
 #define COTILE_DECODE_MIN_CTAS 2
 #endif
 
-constexpr int kThreads = 32 * kWarps;
 constexpr float kLog2e = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
 
 // 2^x (MUFU.EX2; flushes subnormal results, which are below any probability that matters).

@@ -22,7 +22,7 @@ DecodeShape shape() { return DecodeShape{2, 16, 4, 128, 100, COTILE_F16, COTILE_
 DecodePlan plan() {
   DecodePlan p{};
   p.shape = shape();
-  p.group = 4, p.m_tiles = 1, p.splits = 4, p.grid = 32, p.ctas_per_sm = 2, p.sms = 132;
+  p.group = 4, p.m_tiles = 1, p.splits = 4, p.grid = 32, p.ctas_per_sm = 2, p.sms = 132, p.cluster = 1;
   p.workspace_bytes = 1 << 20;
   return p;
 }
@@ -113,6 +113,10 @@ TEST(DecodeArgs, WorkspaceTooSmallIsRefused) {
 TEST(DecodeArgs, UnfilledPlanIsRefused) {
   DecodePlan p{};
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
+  p = plan(), p.grid = 31;  // not units x splits
+  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
+  p = plan(), p.cluster = 2;  // a cluster is the splits of one unit
+  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
 }
 
 TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
@@ -132,6 +136,9 @@ TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
   s = shape(), s.o_type = COTILE_E4M3;
   st = cotile::attention::decode_plan(s, &p);
   EXPECT_NE(st.message.find("o_type = e4m3"), std::string::npos) << st.message;
+  s = shape(), s.splits = 129;
+  st = cotile::attention::decode_plan(s, &p);
+  EXPECT_NE(st.message.find("splits = 129 must be 0 (chosen by the plan) or 1 to 128"), std::string::npos) << st.message;
   EXPECT_EQ(cotile_decode_plan(nullptr, &p), COTILE_ERROR_INVALID_ARGUMENT);
 }
 
@@ -141,26 +148,66 @@ TEST(DecodeAbi, StructSizesAreReported) {
   EXPECT_EQ(cotile_decode_abi_size(2), sizeof(cotile_decode_shape_t));
 }
 
-using cotile::attention::detail::choose_splits;
+using cotile::attention::detail::choose_merge;
+using cotile::attention::detail::ClusterSlots;
 using cotile::attention::detail::workspace_layout;
+
+// Splits only (no clusters resident: every split merges through the workspace).
+int splits(int64_t units, int64_t slots, int64_t rows) {
+  const auto c = cotile::attention::detail::choose_splits(units, slots, rows);
+  EXPECT_EQ(c.cluster, 1);
+  return c.splits;
+}
 
 // The design note's examples, on 132 SMs x 2 CTAs = 264 slots.
 TEST(DecodeSplits, FewLongSequencesFillOneWave) {
-  EXPECT_EQ(choose_splits(8, 264, 32768), 33);   // (1,32,8,32768): 264 CTAs
-  EXPECT_EQ(choose_splits(64, 264, 8192), 4);    // (8,32,8,8192)
-  EXPECT_EQ(choose_splits(128, 264, 8192), 2);   // (4,32,32,8192)
+  EXPECT_EQ(splits(8, 264, 32768), 33);   // (1,32,8,32768): 264 CTAs
+  EXPECT_EQ(splits(64, 264, 8192), 4);    // (8,32,8,8192)
+  EXPECT_EQ(splits(128, 264, 8192), 2);   // (4,32,32,8192)
 }
 
 TEST(DecodeSplits, ManySequencesDoNotSplit) {
-  EXPECT_EQ(choose_splits(256, 264, 4096), 1);   // (32,32,8,4096): one wave already
-  EXPECT_EQ(choose_splits(1024, 264, 1024), 1);  // (128,32,8,1024): splitting adds waves, not speed
+  EXPECT_EQ(splits(256, 264, 4096), 1);   // (32,32,8,4096): one wave already
+  EXPECT_EQ(splits(1024, 264, 1024), 1);  // (128,32,8,1024): splitting adds waves, not speed
 }
 
 TEST(DecodeSplits, EachWarpKeepsAtLeastATile) {
-  EXPECT_EQ(choose_splits(8, 264, 1024), 16);    // 1024 rows / 64 rows per split
-  EXPECT_LE(choose_splits(1, 264, 100), 2);
-  EXPECT_EQ(choose_splits(1, 264, 0), 1);         // an empty batch still has one split
-  EXPECT_EQ(choose_splits(1, 1 << 20, int64_t(1) << 30), cotile::attention::detail::kMaxSplits);
+  EXPECT_EQ(splits(8, 264, 1024), 16);    // 1024 rows / 64 rows per split
+  EXPECT_LE(splits(1, 264, 100), 2);
+  EXPECT_EQ(splits(1, 264, 0), 1);         // an empty batch still has one split
+  EXPECT_EQ(splits(1, 1 << 20, int64_t(1) << 30), cotile::attention::detail::kMaxSplits);
+}
+
+// Clusters of every size resident as if each CTA had its own slot.
+ClusterSlots ample() {
+  ClusterSlots c;
+  for (int s = 2; s <= cotile::attention::detail::kMaxCluster; ++s) c.clusters[s] = 264 / s;
+  return c;
+}
+
+TEST(DecodeSplits, ClustersWinWhenTheyFitTheSameWaves) {
+  using cotile::attention::detail::choose_splits;
+  const auto two = choose_splits(128, 264, 8192, ample());  // (4,32,32,8192): 2 splits, 128 clusters
+  EXPECT_EQ(two.splits, 2);
+  EXPECT_EQ(two.cluster, 2);
+  const auto tiny = choose_splits(8, 264, 1024, ample());  // (1,32,8,1024): 8 clustered beat 16 through memory
+  EXPECT_EQ(tiny.splits, 8);
+  EXPECT_EQ(tiny.cluster, 8);
+  const auto many = choose_splits(8, 264, 32768, ample());  // (1,32,8,32768): 33 splits, beyond a cluster
+  EXPECT_EQ(many.splits, 33);
+  EXPECT_EQ(many.cluster, 1);
+}
+
+TEST(DecodeSplits, ClustersThatNeedMoreWavesAreNotUsed) {
+  ClusterSlots c = ample();
+  c.clusters[4] = 56;  // 64 units of 4 splits: 2 waves of clusters, 1 of CTAs
+  const auto m = cotile::attention::detail::choose_splits(64, 264, 8192, c);
+  EXPECT_EQ(m.splits, 4);
+  EXPECT_EQ(m.cluster, 1);
+  EXPECT_EQ(choose_merge(64, 4, c).cluster, 1);       // forced 4 splits: through memory
+  EXPECT_EQ(choose_merge(6, 3, ample()).cluster, 3);  // forced 3: a cluster
+  EXPECT_EQ(choose_merge(6, 20, ample()).cluster, 1); // beyond the largest cluster
+  EXPECT_EQ(choose_merge(6, 1, ample()).cluster, 1);  // nothing to merge
 }
 
 TEST(DecodeWorkspace, HoldsEveryPartialAligned) {
@@ -170,9 +217,8 @@ TEST(DecodeWorkspace, HoldsEveryPartialAligned) {
   EXPECT_GE(w.total - w.counters, uint64_t(8) * 4);           // one counter per unit
   EXPECT_EQ(w.lse % 256, 0u);
   EXPECT_EQ(w.counters % 256, 0u);
-  const auto one = workspace_layout(8, 1, 128);  // no split: counters only
-  EXPECT_EQ(one.counters, 0u);
-  EXPECT_EQ(one.total, 256u);
+  EXPECT_EQ(workspace_layout(8, 1, 128).total, 0u);     // no split: nothing to merge
+  EXPECT_EQ(workspace_layout(8, 4, 128, 4).total, 0u);  // splits merged within their cluster
 }
 
 }  // namespace

@@ -79,13 +79,14 @@ struct Case {
   int window = 0;
   bool per_head_scale = false;
   bool pad_q = false;
+  int splits = 0;  // 0: the plan's choice
   std::string name() const {
     static const char* dt[] = {"f16", "bf16", "e4m3", "e5m2"};
     char s[256];
-    std::snprintf(s, sizeof s, "B=%d N=%d G=%d D=%d Hkv=%d %s%s%s%s q=%s kv=%s o=%s cap=%g win=%d%s", B, N, G, D, Hkv,
+    std::snprintf(s, sizeof s, "B=%d N=%d G=%d D=%d Hkv=%d %s%s%s%s q=%s kv=%s o=%s cap=%g win=%d%s%s", B, N, G, D, Hkv,
                   cache == Cache::kBNHD ? "BNHD" : cache == Cache::kBHND ? "BHND" : "paged", cache == Cache::kPaged ? std::to_string(page).c_str() : "",
                   remap ? " remap" : "", append ? " append" : "", dt[q_type], dt[kv_type], dt[o_type], softcap, window,
-                  per_head_scale ? " per-head" : "");
+                  per_head_scale ? " per-head" : "", splits ? (" splits=" + std::to_string(splits)).c_str() : "");
     return s;
   }
 };
@@ -167,11 +168,15 @@ bool run_case(const Case& c) {
   a.o = o.p, a.o_stride_b = int64_t(Hq) * D, a.o_stride_h = D;
   a.lse = lse.as<float>();
 
-  cotile_decode_shape_t shape{B, Hq, c.Hkv, D, c.N + (c.append ? 1 : 0), c.q_type, c.kv_type, c.o_type, 0};
+  cotile_decode_shape_t shape{B, Hq, c.Hkv, D, c.N + (c.append ? 1 : 0), c.q_type, c.kv_type, c.o_type, 0, c.splits};
   cotile::attention::DecodePlan plan{};
   auto st = cotile::attention::decode_plan(shape, &plan);
   if (!st.ok()) {
     std::printf("FAIL %s: plan: %s\n", c.name().c_str(), st.message.c_str());
+    return ++g_failures, false;
+  }
+  if (c.splits > 1 && c.splits <= 8 && plan.cluster != c.splits) {  // small grids of portable clusters fit on sm_90
+    std::printf("FAIL %s: %d splits not merged in a cluster (plan.cluster = %d)\n", c.name().c_str(), c.splits, plan.cluster);
     return ++g_failures, false;
   }
   Buf ws(plan.workspace_bytes);
@@ -259,7 +264,7 @@ bool run_case(const Case& c) {
     ++g_failures;
     return false;
   }
-  std::printf("ok   %s splits=%d rel=%.2e\n", c.name().c_str(), plan.splits, rel);
+  std::printf("ok   %s splits=%d%s rel=%.2e\n", c.name().c_str(), plan.splits, plan.cluster > 1 ? " (cluster)" : "", rel);
   return true;
 }
 
@@ -301,6 +306,14 @@ int main(int argc, char** argv) {
   skip_without_gpu();
   const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
   for (const Case& c : grid(quick)) run_case(c);
+  // Both split merges, forced: within a cluster (3 CTAs; 8, the largest) and through the workspace
+  // (20; 128, where most splits of a 1001-row sequence are empty). Sequence 2 is empty.
+  for (int splits : {3, 8, 20, 128}) {
+    if (quick && (splits == 8 || splits == 128)) continue;
+    Case c{3, 1000, 5, 128, 2, Cache::kPaged, 16, false, true, COTILE_F16, COTILE_E4M3, COTILE_F16};
+    c.splits = splits, c.per_head_scale = true;
+    run_case(c);
+  }
   if (!quick) {
     // More than 2^31 elements per cache tensor: 64-bit offsets (B=1, Hkv=8, N=2^20+17, D=256, fp8).
     Case big{1, (1 << 20) + 17, 1, 256, 8, Cache::kBNHD, 0, false, true, COTILE_F16, COTILE_E4M3, COTILE_BF16};

@@ -77,6 +77,11 @@ check("empty sequence O = 0", out[1].eq(0).all().item())
 kh, vh = k.transpose(1, 2).contiguous(), v.transpose(1, 2).contiguous()
 out2 = plan.run(q, kh, vh, seqlen, kv_layout="HND")
 check("HND f16", rel(out2, ref) < 4e-3, f"rel {rel(out2, ref):.2e}")
+for splits in (1, 6, 40):  # forced: no split, merged in a cluster, merged through the workspace
+    plan_s = cotile_decode.DecodePlan(B, Hq, Hkv, D, N, torch.float16, torch.float16, torch.float16, splits=splits)
+    out_s, lse_s = plan_s.run(q, k, v, seqlen, return_lse=True)
+    check(f"{splits} splits (cluster {plan_s.cluster})", rel(out_s, ref) < 4e-3 and torch.allclose(lse_s, ref_lse, atol=1e-2),
+          f"rel {rel(out_s, ref):.2e}")
 
 # Paged bf16 with append: the new token lands in the cache and is attended.
 page = 16
@@ -145,6 +150,7 @@ raises("kv_layout", lambda: plan.run(q, k, v, seqlen, kv_layout="NDH"), "kv_layo
 raises("k_new alone", lambda: plan.run(q, k, v, seqlen, k_new=k[:, 0].transpose(0, 0)), "k_new")
 raises("page size", lambda: plan.run(q, k[:, :12].contiguous(), v[:, :12].contiguous(), seqlen,
                                      page_table=torch.zeros(B, 30, dtype=torch.int32, device=dev)), "page size")
+raises("splits in plan", lambda: cotile_decode.DecodePlan(1, 8, 2, 128, 10, splits=200), "splits = 200")
 raises("head_dim in plan", lambda: cotile_decode.DecodePlan(1, 8, 2, 96, 10), "head_dim")
 raises("group in plan", lambda: cotile_decode.DecodePlan(1, 9, 2, 128, 10), "heads_q")
 raises("o dtype", lambda: cotile_decode.DecodePlan(1, 8, 2, 128, 10, o_dtype=torch.float32), "o_dtype")
