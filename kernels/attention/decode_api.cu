@@ -140,10 +140,9 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   if (per_sm < 1) return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: the kernel does not fit on this device (%d bytes of shared memory)", k.smem);
   const int64_t m_tiles = (group + kRows - 1) / kRows;
   const int64_t units = s.batch * s.heads_kv * m_tiles;
-  const int64_t slots = int64_t(sms) * per_sm;
-  const ClusterSlots clusters = cluster_slots(k, sms);
-  const int64_t rows = std::max<int64_t>(1, s.max_kv_len);
-  const SplitChoice choice = s.splits > 0 ? choose_merge(units, s.splits, clusters) : choose_splits(units, slots, rows, clusters);
+  const Machine machine{sms, per_sm, cluster_slots(k, sms)};
+  const Work work{units, s.max_kv_len, 2 * s.head_dim * dtype_bytes(s.kv_type)};
+  const SplitChoice choice = s.splits > 0 ? choose_merge(units, s.splits, machine.clusters) : choose_splits(machine, work);
   const int splits = choice.splits;
   const int64_t grid = units * splits;
   if (s.batch > INT_MAX / s.heads_kv || grid > INT_MAX)

@@ -27,43 +27,61 @@ inline Workspace workspace_layout(int64_t units, int64_t splits, int64_t d, int6
   return w;
 }
 
-// Splits and how they merge. A split count s runs units * s CTAs; its modelled time is
-//   waves * (rows / s + kStartupRows + merge)
-// the waves of CTAs the grid needs times the rows of the longest CTA plus fixed costs in rows:
-// the pipeline fill and epilogue (kStartupRows), and with s > 1 the merge: kGlobalMergeRows when
-// the last split merges through the workspace (publish, counter and partials: L2 round trips),
-// none when the unit's s CTAs form a cluster and merge in distributed shared memory. Clusters
-// are used in one wave only (every unit's cluster resident at once: clusters[s] >= units, where
-// clusters[s] counts the resident clusters of size s, 0 when not possible): measured on the H200,
-// a grid of more clusters than fit ran 1.4x slower than the same splits merged through memory.
-// Ties go to fewer splits.
-inline constexpr int64_t kStartupRows = 96, kGlobalMergeRows = 128;
+// Splits and how they merge: a model of the launch's time, fitted to H200 measurements
+// (docs/design/decode.md). Times are in bytes read at one SM's share of the DRAM bandwidth
+// (probe / SMs, ~33 GB/s). With s splits, units * s CTAs of `cta` = rows / s (whole tiles) rows:
+//   stream = max(all bytes / SMs,                         DRAM
+//                CTAs per SM * cta bytes / kSmPeak,        one SM alone reads up to 1.3x its share
+//                waves * cta bytes / cta_rate)             one CTA streams at most cta_rate x it
+//   time   = stream + waves * kStartup + merge
+// cta_rate is 1 for rows of >= 512 bytes (f16, D >= 128) and 0.6 for shorter rows (fp8, D = 64),
+// whose per-byte instruction count limits a lone CTA. The merge: none for s = 1; kClusterMerge when
+// the unit's s CTAs form a cluster and merge in distributed shared memory; kGlobalMerge when the
+// last split merges through the workspace (publish, counter and partials: L2 round trips).
+// Clusters are used in one wave only (clusters[s] >= units; clusters[s] = resident clusters of
+// size s, 0 when not possible): 4-CTA clusters for 64 units, 62 resident, ran 1.4x slower.
+// Ties go to more splits (more loads in flight at the same modelled time).
+inline constexpr double kStartup = 81.5e3, kClusterMerge = 33e3, kGlobalMerge = 130e3;  // 2.5, 1, 4 us
+inline constexpr double kSmPeak = 1.3;
 struct SplitChoice {
   int splits, cluster;  // cluster: s when clustered, else 1
 };
 struct ClusterSlots {
   int64_t clusters[kMaxCluster + 1] = {};  // resident clusters of each size 2 .. kMaxCluster
 };
+struct Machine {
+  int64_t sms, ctas_per_sm;
+  ClusterSlots clusters;
+};
+struct Work {
+  int64_t units, rows, row_bytes;  // rows: the longest sequence's; row_bytes: K and V of one row
+};
 // The merge for a given s: the cluster when all units' clusters are resident at once.
 inline SplitChoice choose_merge(int64_t units, int s, const ClusterSlots& c) {
   const bool clustered = s >= 2 && s <= kMaxCluster && c.clusters[s] >= units;
   return {s, clustered ? s : 1};
 }
-inline double split_cost(int64_t units, int64_t slots, int64_t rows, const SplitChoice& m) {
-  const int64_t s = m.splits;
-  const int64_t waves = m.cluster > 1 ? 1 : (units * s + slots - 1) / slots;
-  const int64_t merge = s == 1 || m.cluster > 1 ? 0 : kGlobalMergeRows;
-  return double(waves) * (double(rows) / double(s) + double(kStartupRows + merge));
+inline double split_cost(const Machine& m, const Work& w, const SplitChoice& c) {
+  const int64_t s = c.splits, ctas = w.units * s, rows = std::max<int64_t>(1, w.rows);
+  const int64_t waves = c.cluster > 1 ? 1 : (ctas + m.sms * m.ctas_per_sm - 1) / (m.sms * m.ctas_per_sm);
+  const int64_t per_sm = (ctas + m.sms - 1) / m.sms;
+  const double cta_bytes = double(((rows + s - 1) / s + kRows - 1) / kRows * kRows * w.row_bytes);
+  const double cta_rate = w.row_bytes >= 512 ? 1.0 : 0.6;
+  const double stream = std::max({double(w.units) * double(rows) * double(w.row_bytes) / double(m.sms), double(per_sm) * cta_bytes / kSmPeak,
+                                  double(waves) * cta_bytes / cta_rate});
+  const double merge = s == 1 ? 0.0 : c.cluster > 1 ? kClusterMerge : kGlobalMerge;
+  return stream + double(waves) * kStartup + merge;
 }
-inline SplitChoice choose_splits(int64_t units, int64_t slots, int64_t max_kv_len, const ClusterSlots& c = {}) {
-  const int64_t rows = std::max<int64_t>(1, max_kv_len);
+// s from 1 to min(128, rows / 64): every warp keeps at least one 16-row tile.
+inline SplitChoice choose_splits(const Machine& m, const Work& w) {
+  const int64_t rows = std::max<int64_t>(1, w.rows);
   const int64_t cap = std::min<int64_t>((rows + kWarps * kRows - 1) / (kWarps * kRows), kMaxSplits);
   SplitChoice best{1, 1};
   double best_cost = 1e300;
   for (int64_t s = 1; s <= std::max<int64_t>(1, cap); ++s) {
-    const SplitChoice m = choose_merge(units, int(s), c);
-    const double cost = split_cost(units, slots, rows, m);
-    if (cost < best_cost * 0.999) best_cost = cost, best = m;
+    const SplitChoice c = choose_merge(w.units, int(s), m.clusters);
+    const double cost = split_cost(m, w, c);
+    if (cost <= best_cost * 1.0001) best_cost = std::min(best_cost, cost), best = c;
   }
   return best;
 }
