@@ -29,20 +29,21 @@ inline Workspace workspace_layout(int64_t units, int64_t splits, int64_t d, int6
 
 // Splits and how they merge: a model of the launch's time, fitted to H200 measurements
 // (docs/design/decode.md). Times are in bytes read at one SM's share of the DRAM bandwidth
-// (probe / SMs, ~33 GB/s). With s splits, units * s CTAs of `cta` = rows / s (whole tiles) rows:
+// (probe / SMs, ~34 GB/s). With s splits, units * s CTAs of `cta` = rows / s (whole tiles) rows:
 //   stream = max(all bytes / SMs,                         DRAM
-//                CTAs per SM * cta bytes / kSmPeak,        one SM alone reads up to 1.3x its share
-//                waves * cta bytes / cta_rate)             one CTA streams at most cta_rate x it
+//                CTAs per SM * cta bytes / sm_rate,        what one SM's CTAs can consume
+//                waves * cta bytes / cta_rate)             what one CTA can consume
 //   time   = stream + waves * kStartup + merge
-// cta_rate is 1 for rows of >= 512 bytes (f16, D >= 128) and 0.6 for shorter rows (fp8, D = 64),
-// whose per-byte instruction count limits a lone CTA. The merge: none for s = 1; kClusterMerge when
-// the unit's s CTAs form a cluster and merge in distributed shared memory; kGlobalMerge when the
-// last split merges through the workspace (publish, counter and partials: L2 round trips).
+// The rates (Work::rates) depend on the instructions per byte: 16-bit caches with D >= 128 stream
+// at the DRAM share with one CTA per SM (cta_rate 1) and up to 1.3x it when other SMs idle; fp8
+// caches and D = 64 (more work per byte: conversions, per-row softmax) reach 0.6 with one CTA and
+// 0.9 with two. The merge: none for s = 1; kClusterMerge when the unit's s CTAs form a cluster and
+// merge in distributed shared memory; kGlobalMerge when the last split merges through the
+// workspace (publish, counter, partials: L2 round trips, and the splits' spread over the GPU).
 // Clusters are used in one wave only (clusters[s] >= units; clusters[s] = resident clusters of
 // size s, 0 when not possible): 4-CTA clusters for 64 units, 62 resident, ran 1.4x slower.
 // Ties go to more splits (more loads in flight at the same modelled time).
-inline constexpr double kStartup = 81.5e3, kClusterMerge = 33e3, kGlobalMerge = 130e3;  // 2.5, 1, 4 us
-inline constexpr double kSmPeak = 1.3;
+inline constexpr double kStartup = 85e3, kClusterMerge = 34e3, kGlobalMerge = 240e3;  // 2.5, 1, 7 us
 struct SplitChoice {
   int splits, cluster;  // cluster: s when clustered, else 1
 };
@@ -55,6 +56,11 @@ struct Machine {
 };
 struct Work {
   int64_t units, rows, row_bytes;  // rows: the longest sequence's; row_bytes: K and V of one row
+  double cta_rate, sm_rate;
+  static Work of(int64_t units, int64_t rows, int64_t head_dim, int64_t kv_bytes) {
+    const bool heavy = kv_bytes == 1 || head_dim < 128;
+    return {units, rows, 2 * head_dim * kv_bytes, heavy ? 0.6 : 1.0, heavy ? 0.9 : 1.3};
+  }
 };
 // The merge for a given s: the cluster when all units' clusters are resident at once.
 inline SplitChoice choose_merge(int64_t units, int s, const ClusterSlots& c) {
@@ -66,9 +72,8 @@ inline double split_cost(const Machine& m, const Work& w, const SplitChoice& c) 
   const int64_t waves = c.cluster > 1 ? 1 : (ctas + m.sms * m.ctas_per_sm - 1) / (m.sms * m.ctas_per_sm);
   const int64_t per_sm = (ctas + m.sms - 1) / m.sms;
   const double cta_bytes = double(((rows + s - 1) / s + kRows - 1) / kRows * kRows * w.row_bytes);
-  const double cta_rate = w.row_bytes >= 512 ? 1.0 : 0.6;
-  const double stream = std::max({double(w.units) * double(rows) * double(w.row_bytes) / double(m.sms), double(per_sm) * cta_bytes / kSmPeak,
-                                  double(waves) * cta_bytes / cta_rate});
+  const double stream = std::max({double(w.units) * double(rows) * double(w.row_bytes) / double(m.sms), double(per_sm) * cta_bytes / w.sm_rate,
+                                  double(waves) * cta_bytes / w.cta_rate});
   const double merge = s == 1 ? 0.0 : c.cluster > 1 ? kClusterMerge : kGlobalMerge;
   return stream + double(waves) * kStartup + merge;
 }

@@ -166,7 +166,7 @@ Machine h200(bool d256 = false) {
 }
 Machine no_clusters() { return {132, 2, {}}; }
 // Work of (B, Hq, Hkv, N) at head_dim D with `bytes` per cache element (G <= 16: one m-tile).
-Work work(int64_t B, int64_t Hkv, int64_t N, int64_t D = 128, int64_t bytes = 2) { return {B * Hkv, N, 2 * D * bytes}; }
+Work work(int64_t B, int64_t Hkv, int64_t N, int64_t D = 128, int64_t bytes = 2) { return Work::of(B * Hkv, N, D, bytes); }
 
 std::string str(SplitChoice c) { return std::to_string(c.splits) + (c.cluster > 1 ? "c" : ""); }
 
@@ -178,7 +178,11 @@ TEST(DecodeSplits, FewLongSequencesFillOneWave) {
   EXPECT_EQ(str(choose_splits(h200(), work(8, 8, 8192))), "2c");        // one CTA per SM, pairs in clusters
   EXPECT_EQ(str(choose_splits(h200(), work(4, 32, 8192))), "2c");
   EXPECT_EQ(str(choose_splits(h200(true), work(8, 8, 8192, 256))), "2c");
+  EXPECT_EQ(str(choose_splits(h200(), work(16, 4, 16384))), "2c");
   EXPECT_EQ(str(choose_splits(h200(), work(8, 8, 8192, 128, 1))), "4");  // fp8: a lone CTA is too slow
+  EXPECT_EQ(str(choose_splits(h200(), work(16, 4, 16384, 128, 1))), "4");
+  EXPECT_EQ(str(choose_splits(h200(), work(8, 8, 8192, 64))), "4");      // D = 64 too
+  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 32768, 128, 1))), "33");
 }
 
 TEST(DecodeSplits, ManySequencesDoNotSplit) {
