@@ -141,7 +141,7 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   const int64_t m_tiles = (group + kRows - 1) / kRows;
   const int64_t units = s.batch * s.heads_kv * m_tiles;
   const Machine machine{sms, per_sm, cluster_slots(k, sms)};
-  const Work work = Work::of(units, s.max_kv_len, s.head_dim, dtype_bytes(s.kv_type));
+  const Work work = Work::of(units, s.max_kv_len, s.head_dim, dtype_bytes(s.kv_type), group);
   const SplitChoice choice = s.splits > 0 ? choose_merge(units, s.splits, machine.clusters) : choose_splits(machine, work);
   const int splits = choice.splits;
   const int64_t grid = units * splits;

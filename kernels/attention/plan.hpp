@@ -34,16 +34,18 @@ inline Workspace workspace_layout(int64_t units, int64_t splits, int64_t d, int6
 //                CTAs per SM * cta bytes / sm_rate,        what one SM's CTAs can consume
 //                waves * cta bytes / cta_rate)             what one CTA can consume
 //   time   = stream + waves * kStartup + merge
-// The rates (Work::rates) depend on the instructions per byte: 16-bit caches with D >= 128 stream
-// at the DRAM share with one CTA per SM (cta_rate 1) and up to 1.3x it when other SMs idle; fp8
-// caches and D = 64 (more work per byte: conversions, per-row softmax) reach 0.6 with one CTA and
-// 0.9 with two. The merge: none for s = 1; kClusterMerge when the unit's s CTAs form a cluster and
-// merge in distributed shared memory; kGlobalMerge when the last split merges through the
-// workspace (publish, counter, partials: L2 round trips, and the splits' spread over the GPU).
+// The rates (Work::of) depend on the instructions per byte: 16-bit caches with D >= 128 stream
+// slightly faster with one CTA per SM than two CTAs share it (cta_rate 1.05) and up to 1.3x the
+// share when other SMs idle; fp8 caches and D = 64 (more work per byte: conversions, per-row
+// softmax) reach 0.6 with one CTA and 0.9 with two. The merge: none for s = 1; kClusterMerge when
+// the unit's s CTAs form a cluster and merge in distributed shared memory; through the workspace,
+// kGlobalMerge (publish, counter: L2 round trips, and the splits' spread over the GPU) plus the
+// last CTA reading the s partials (s * partial_bytes) at ~22 GB/s (kMergeRead x the share).
 // Clusters are used in one wave only (clusters[s] >= units; clusters[s] = resident clusters of
 // size s, 0 when not possible): 4-CTA clusters for 64 units, 62 resident, ran 1.4x slower.
 // Ties go to more splits (more loads in flight at the same modelled time).
-inline constexpr double kStartup = 85e3, kClusterMerge = 34e3, kGlobalMerge = 240e3;  // 2.5, 1, 7 us
+inline constexpr double kStartup = 85e3, kClusterMerge = 34e3, kGlobalMerge = 136e3;  // 2.5, 1, 4 us
+inline constexpr double kMergeRead = 1.55;
 struct SplitChoice {
   int splits, cluster;  // cluster: s when clustered, else 1
 };
@@ -56,10 +58,11 @@ struct Machine {
 };
 struct Work {
   int64_t units, rows, row_bytes;  // rows: the longest sequence's; row_bytes: K and V of one row
+  int64_t partial_bytes;           // one split's partial O of a unit: its query rows x D, 16-bit
   double cta_rate, sm_rate;
-  static Work of(int64_t units, int64_t rows, int64_t head_dim, int64_t kv_bytes) {
+  static Work of(int64_t units, int64_t rows, int64_t head_dim, int64_t kv_bytes, int64_t group) {
     const bool heavy = kv_bytes == 1 || head_dim < 128;
-    return {units, rows, 2 * head_dim * kv_bytes, heavy ? 0.6 : 1.0, heavy ? 0.9 : 1.3};
+    return {units, rows, 2 * head_dim * kv_bytes, std::min<int64_t>(group, kRows) * head_dim * 2, heavy ? 0.6 : 1.05, heavy ? 0.9 : 1.3};
   }
 };
 // The merge for a given s: the cluster when all units' clusters are resident at once.
@@ -74,7 +77,7 @@ inline double split_cost(const Machine& m, const Work& w, const SplitChoice& c) 
   const double cta_bytes = double(((rows + s - 1) / s + kRows - 1) / kRows * kRows * w.row_bytes);
   const double stream = std::max({double(w.units) * double(rows) * double(w.row_bytes) / double(m.sms), double(per_sm) * cta_bytes / w.sm_rate,
                                   double(waves) * cta_bytes / w.cta_rate});
-  const double merge = s == 1 ? 0.0 : c.cluster > 1 ? kClusterMerge : kGlobalMerge;
+  const double merge = s == 1 ? 0.0 : c.cluster > 1 ? kClusterMerge : kGlobalMerge + kMergeRead * double(s * w.partial_bytes);
   return stream + double(waves) * kStartup + merge;
 }
 // s from 1 to min(128, rows / 64): every warp keeps at least one 16-row tile.

@@ -165,24 +165,28 @@ Machine h200(bool d256 = false) {
   return m;
 }
 Machine no_clusters() { return {132, 2, {}}; }
-// Work of (B, Hq, Hkv, N) at head_dim D with `bytes` per cache element (G <= 16: one m-tile).
-Work work(int64_t B, int64_t Hkv, int64_t N, int64_t D = 128, int64_t bytes = 2) { return Work::of(B * Hkv, N, D, bytes); }
+// Work of (B, Hkv, N) at head_dim D with `bytes` per cache element and G query heads per KV head
+// (G <= 16: one m-tile).
+Work work(int64_t B, int64_t Hkv, int64_t N, int64_t D = 128, int64_t bytes = 2, int64_t G = 4) {
+  return Work::of(B * Hkv, N, D, bytes, G);
+}
 
 std::string str(SplitChoice c) { return std::to_string(c.splits) + (c.cluster > 1 ? "c" : ""); }
 
 // The benchmark's shapes on the H200, where the choices below were measured best (or within 2%)
 // among the split counts tried (docs/design/decode.md).
 TEST(DecodeSplits, FewLongSequencesFillOneWave) {
-  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 32768))), "33");       // 264 CTAs, merged through memory
-  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 131072))), "33");
+  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 32768))), "16");       // one CTA per SM (33: 2 per SM, measured equal)
+  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 131072, 128, 2, 16))), "16");  // (1,128,8,131072): one CTA per SM
   EXPECT_EQ(str(choose_splits(h200(), work(8, 8, 8192))), "2c");        // one CTA per SM, pairs in clusters
-  EXPECT_EQ(str(choose_splits(h200(), work(4, 32, 8192))), "2c");
+  EXPECT_EQ(str(choose_splits(h200(), work(4, 32, 8192, 128, 2, 1))), "1");  // 128 units: one CTA per SM already
   EXPECT_EQ(str(choose_splits(h200(true), work(8, 8, 8192, 256))), "2c");
   EXPECT_EQ(str(choose_splits(h200(), work(16, 4, 16384))), "2c");
   EXPECT_EQ(str(choose_splits(h200(), work(8, 8, 8192, 128, 1))), "4");  // fp8: a lone CTA is too slow
   EXPECT_EQ(str(choose_splits(h200(), work(16, 4, 16384, 128, 1))), "4");
   EXPECT_EQ(str(choose_splits(h200(), work(8, 8, 8192, 64))), "4");      // D = 64 too
   EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 32768, 128, 1))), "33");
+  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 131072, 128, 1, 16))), "33");
 }
 
 TEST(DecodeSplits, ManySequencesDoNotSplit) {
