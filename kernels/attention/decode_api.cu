@@ -63,19 +63,29 @@ KernelInfo kernel_for(int64_t d, int32_t kv) {
 }
 
 
+// A launch of kernel k: `grid` CTAs of kThreads with the kernel's shared memory, in clusters of
+// `cluster` CTAs along x (1: no cluster).
+struct Launch {
+  cudaLaunchConfig_t config{};
+  cudaLaunchAttribute attribute{};
+  Launch(const KernelInfo& k, int64_t grid, int cluster, cudaStream_t stream) {
+    config.gridDim = dim3(unsigned(grid));
+    config.blockDim = dim3(kThreads);
+    config.dynamicSmemBytes = size_t(k.smem);
+    config.stream = stream;
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = unsigned(cluster), attribute.val.clusterDim.y = 1, attribute.val.clusterDim.z = 1;
+    config.attrs = &attribute;
+    config.numAttrs = cluster > 1 ? 1 : 0;
+  }
+  Launch(const Launch&) = delete;  // config.attrs points into this object
+};
+
 // Clusters of `size` CTAs of kernel k resident at once on the current device (0: not possible).
 int resident_clusters(const KernelInfo& k, int size, int64_t sms) {
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(unsigned(size * sms));
-  config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = size_t(k.smem);
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = unsigned(size), attribute.val.clusterDim.y = 1, attribute.val.clusterDim.z = 1;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
+  const Launch launch(k, size * sms, size, nullptr);
   int clusters = 0;
-  if (cudaOccupancyMaxActiveClusters(&clusters, k.fn, &config) != cudaSuccess) {
+  if (cudaOccupancyMaxActiveClusters(&clusters, k.fn, &launch.config) != cudaSuccess) {
     cudaGetLastError();  // not an error of the plan: this size is not possible
     return 0;
   }
@@ -197,8 +207,8 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   const cotile_decode_shape_t& s = plan->shape;
   const cotile_decode_args_t& a = *args;
   const KernelInfo k = kernel_for(s.head_dim, s.kv_type);
-  if (!k.fn || plan->splits < 1 || plan->m_tiles < 1 || s.batch < 1 || s.heads_kv < 1 ||
-      plan->group != s.heads_q / s.heads_kv || plan->grid != s.batch * s.heads_kv * plan->m_tiles * plan->splits ||
+  if (!k.fn || plan->splits < 1 || plan->splits > kMaxSplits || s.batch < 1 || s.heads_kv < 1 || plan->group != s.heads_q / s.heads_kv ||
+      plan->m_tiles != (plan->group + kRows - 1) / kRows || plan->grid != s.batch * s.heads_kv * plan->m_tiles * plan->splits ||
       (plan->cluster != 1 && (plan->cluster != plan->splits || plan->cluster > kMaxCluster)))
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
   const int qb = dtype_bytes(s.q_type), kvb = dtype_bytes(s.kv_type);
@@ -268,17 +278,8 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   p.trace = g_trace;
 #endif
   void* kargs[] = {&p};
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(unsigned(plan->grid));
-  config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = size_t(k.smem);
-  config.stream = static_cast<cudaStream_t>(stream);
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = unsigned(plan->cluster), attribute.val.clusterDim.y = 1, attribute.val.clusterDim.z = 1;
-  config.attrs = &attribute;
-  config.numAttrs = plan->cluster > 1 ? 1 : 0;
-  COTILE_CUDA_TRY(cudaLaunchKernelExC(&config, k.fn, kargs), "cotile_decode_run: launch");
+  const Launch launch(k, plan->grid, plan->cluster, static_cast<cudaStream_t>(stream));
+  COTILE_CUDA_TRY(cudaLaunchKernelExC(&launch.config, k.fn, kargs), "cotile_decode_run: launch");
   return ok();
 }
 

@@ -117,6 +117,10 @@ TEST(DecodeArgs, UnfilledPlanIsRefused) {
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
   p = plan(), p.cluster = 2;  // a cluster is the splits of one unit
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
+  p = plan(), p.splits = 129, p.grid = 8 * 129;  // beyond what the merge holds
+  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
+  p = plan(), p.m_tiles = 2, p.grid = 64;  // G = 4 is one m-tile
+  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
 }
 
 TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
