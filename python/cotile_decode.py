@@ -130,6 +130,7 @@ class DecodePlan:
         _check(_library().cotile_decode_plan(ctypes.byref(shape), ctypes.byref(self._plan)), "cotile_decode_plan")
         self.batch, self.heads_q, self.heads_kv, self.head_dim = batch, heads_q, heads_kv, head_dim
         self.splits, self.grid, self.cluster = self._plan.splits, self._plan.grid, self._plan.cluster
+        self.ctas_per_sm = self._plan.ctas_per_sm
         self.workspace = torch.zeros(max(1, self._plan.workspace_bytes) + 256, dtype=torch.uint8, device=self.device)
         self._ws = (self.workspace.data_ptr() + 255) // 256 * 256  # 256-byte aligned
 

@@ -159,7 +159,7 @@ def print_cluster_capacity():
     for kv, dt in (("f16", torch.float16), ("fp8", torch.float8_e4m3fn)):
         for d in (64, 128, 256):
             p = cotile_decode.DecodePlan(1, 8, 1, d, 1, kv_dtype=dt)
-            print(f"resident clusters of 2..8 CTAs, D={d} {kv} ({p._plan.ctas_per_sm} CTAs/SM): "
+            print(f"resident clusters of 2..8 CTAs, D={d} {kv} ({p.ctas_per_sm} CTAs/SM): "
                   + " ".join(str(p.resident_clusters(s)) for s in range(2, 9)))
 
 

@@ -216,6 +216,7 @@ COTILE_HD constexpr IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
 
 // congruent(a, b): a and b have the same profile (nesting structure). Always static.
 COTILE_HD constexpr bool is_congruent(const IntTuple& a, const IntTuple& b) { return a.same_profile(b); }
+COTILE_HD constexpr Int congruent(const IntTuple& a, const IntTuple& b) { return S(is_congruent(a, b) ? 1 : 0); }
 
 // is_static(t): every leaf of t is a compile-time integer.
 COTILE_HD constexpr bool is_static(const IntTuple& t) {
@@ -223,7 +224,6 @@ COTILE_HD constexpr bool is_static(const IntTuple& t) {
     if (!t.leaf_at(k).is_static) return false;
   return true;
 }
-COTILE_HD constexpr Int congruent(const IntTuple& a, const IntTuple& b) { return S(is_congruent(a, b) ? 1 : 0); }
 
 // compatible(a, b): every coordinate of a is a coordinate of b.
 //   tuple/tuple: equal rank and all modes compatible (rank mismatch: static _0)

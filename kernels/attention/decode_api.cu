@@ -62,7 +62,6 @@ KernelInfo kernel_for(int64_t d, int32_t kv) {
   }
 }
 
-
 // A launch of kernel k: `grid` CTAs of kThreads with the kernel's shared memory, in clusters of
 // `cluster` CTAs along x (1: no cluster).
 struct Launch {
@@ -207,8 +206,9 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   const cotile_decode_shape_t& s = plan->shape;
   const cotile_decode_args_t& a = *args;
   const KernelInfo k = kernel_for(s.head_dim, s.kv_type);
+  const int64_t units = s.batch * s.heads_kv * plan->m_tiles;
   if (!k.fn || plan->splits < 1 || plan->splits > kMaxSplits || s.batch < 1 || s.heads_kv < 1 || plan->group != s.heads_q / s.heads_kv ||
-      plan->m_tiles != (plan->group + kRows - 1) / kRows || plan->grid != s.batch * s.heads_kv * plan->m_tiles * plan->splits ||
+      plan->m_tiles != (plan->group + kRows - 1) / kRows || plan->grid != units * plan->splits ||
       (plan->cluster != 1 && (plan->cluster != plan->splits || plan->cluster > kMaxCluster)))
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
   const int qb = dtype_bytes(s.q_type), kvb = dtype_bytes(s.kv_type);
@@ -249,8 +249,7 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
     if (stride * kvb > INT_MAX)
       return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_run: args.%s = %lld elements is %lld bytes; at most 2^31 - 1 bytes", name,
                   (long long)stride, (long long)(stride * kvb));
-  const uint64_t units = uint64_t(s.batch * s.heads_kv * plan->m_tiles);
-  const Workspace w = workspace_layout(int64_t(units), plan->splits, s.head_dim, plan->cluster);
+  const Workspace w = workspace_layout(units, plan->splits, s.head_dim, plan->cluster);
   if (workspace_bytes < w.total || (w.total && !workspace))
     return fail(COTILE_ERROR_WORKSPACE, "cotile_decode_run: workspace of %llu bytes at %p; the plan needs %llu bytes (zeroed once)",
                 (unsigned long long)workspace_bytes, workspace, (unsigned long long)w.total);

@@ -26,6 +26,18 @@
 
 namespace cotile::attention::detail {
 
+// The merged base-2 log-sum-exp of n splits: log2 sum_{s < n} 2^lse_of(s), -inf when all are
+// (then base 0 keeps exp2(-inf - base) = 0). Summed in split order (deterministic).
+template <class F>
+__device__ __forceinline__ float merged_lse(int n, F lse_of) {
+  float mx = -INFINITY;
+  for (int s = 0; s < n; ++s) mx = fmaxf(mx, lse_of(s));
+  const float base = mx == -INFINITY ? 0.0f : mx;
+  float sum = 0.0f;
+  for (int s = 0; s < n; ++s) sum += exp2_fast(lse_of(s) - base);
+  return sum > 0.0f ? mx + log2f(sum) : -INFINITY;
+}
+
 template <int D, int KvType>
 struct DecodeCta {
   using C = Config<D, KvType>;
@@ -436,12 +448,7 @@ struct DecodeCta {
         for (int i = tid; i < p.splits * kRows; i += kThreads) split_lse[i] = __ldcg(all_lse + i);
         __syncthreads();
       }
-      float mx = -INFINITY;
-      for (int sp = 0; sp < p.splits; ++sp) mx = fmaxf(mx, split_lse[sp * kRows + row]);
-      const float base = mx == -INFINITY ? 0.0f : mx;
-      float sum = 0.0f;
-      for (int sp = 0; sp < p.splits; ++sp) sum += exp2_fast(split_lse[sp * kRows + row] - base);
-      const float lse = sum > 0.0f ? mx + log2f(sum) : -INFINITY;
+      const float lse = merged_lse(p.splits, [&](int sp) { return split_lse[sp * kRows + row]; });
       float acc[8] = {};
       for (int s0 = way; s0 < p.splits; s0 += ways * kBatch) {
         if (s0 != way) load_batch(s0);
@@ -490,17 +497,10 @@ struct DecodeCta {
     for (int item = split * kThreads + tid; item < valid_rows * kGroups; item += p.splits * kThreads) {
       const int row = item / kGroups, d0 = 8 * (item % kGroups);
       float lse_s[kMaxCluster];
-      float mx = -INFINITY;
 #pragma unroll
-      for (int s = 0; s < kMaxCluster; ++s) {
+      for (int s = 0; s < kMaxCluster; ++s)
         lse_s[s] = s < p.splits ? arch::cluster_load(arch::cluster_map(lse_rows + row, unsigned(s))) : -INFINITY;
-        mx = fmaxf(mx, lse_s[s]);
-      }
-      const float base = mx == -INFINITY ? 0.0f : mx;
-      float sum = 0.0f;
-#pragma unroll
-      for (int s = 0; s < kMaxCluster; ++s) sum += exp2_fast(lse_s[s] - base);
-      const float lse = sum > 0.0f ? mx + log2f(sum) : -INFINITY;
+      const float lse = merged_lse(kMaxCluster, [&](int s) { return lse_s[s]; });
       float acc[8] = {};
 #pragma unroll
       for (int s = 0; s < kMaxCluster; ++s) {

@@ -1,4 +1,4 @@
-// Thread-block clusters (sm_90): the CTA's rank in its cluster, the cluster-wide barrier, and
+// Thread-block clusters (sm_90): the cluster-wide barrier, and
 // loads from another CTA's shared memory (distributed shared memory). One thin wrapper per PTX
 // instruction; device-only, with host stubs that report the misuse.
 #pragma once
@@ -8,18 +8,6 @@
 #include "copy.hpp"
 
 namespace cotile::arch {
-
-// %cluster_ctarank: this CTA's rank in its cluster (0 .. cluster size - 1).
-COTILE_HD inline uint32_t cluster_rank() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  uint32_t r;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
-  return r;
-#else
-  COTILE_DEVICE_ONLY(cluster_rank)
-  return 0;
-#endif
-}
 
 // Every thread of every CTA of the cluster arrives, then waits for all: shared-memory writes made
 // before the barrier (release) are visible to every CTA's reads after it (acquire).
