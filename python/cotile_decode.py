@@ -115,7 +115,7 @@ class DecodePlan:
     """A plan for one batch shape: the split-KV count, the grid and a zeroed workspace."""
 
     def __init__(self, batch, heads_q, heads_kv, head_dim, max_kv_len, q_dtype=torch.float16, kv_dtype=torch.float16,
-                 o_dtype=torch.float16, device=None, splits=0, grid=0):
+                 o_dtype=torch.float16, device=None, splits=0):
         self.device = torch.device(device) if device is not None else torch.device("cuda", torch.cuda.current_device())
         if self.device.type != "cuda":
             raise ValueError(f"device: {self.device} is not a CUDA device")
@@ -129,9 +129,6 @@ class DecodePlan:
         self._plan = _Plan()
         _check(_library().cotile_decode_plan(ctypes.byref(shape), ctypes.byref(self._plan)), "cotile_decode_plan")
         self.batch, self.heads_q, self.heads_kv, self.head_dim = batch, heads_q, heads_kv, head_dim
-        self.items = batch * heads_kv * self._plan.m_tiles * self._plan.splits  # (batch, KV head, m-tile, split)
-        if grid:  # one split: 1 .. items CTAs, each looping over items (run checks)
-            self._plan.grid = grid
         self.splits, self.grid, self.cluster = self._plan.splits, self._plan.grid, self._plan.cluster
         self.ctas_per_sm = self._plan.ctas_per_sm
         self.workspace = torch.zeros(max(1, self._plan.workspace_bytes) + 256, dtype=torch.uint8, device=self.device)

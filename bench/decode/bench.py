@@ -111,13 +111,6 @@ def bench_case(B, Hq, Hkv, N, D, kv_name, probe, flex, rows):
     ours = [lambda i=i: plan.run(qs[i], ks[i], vs[i], seqlen, out=outs[i], kv_layout="HND", k_scale=scale, v_scale=scale)
             for i in range(copies)]
     t_ours, _ = time_per_call(ours)
-    # Same process baseline of the looping grid: one CTA per item (the grid before CTAs looped).
-    t_one = None
-    if plan.grid < plan.items:
-        one = cotile_decode.DecodePlan(B, Hq, Hkv, D, N, q_dtype=q_dtype, kv_dtype=kv_dtype, o_dtype=q_dtype, splits=plan.splits,
-                                       grid=plan.items)
-        t_one, _ = time_per_call([lambda i=i: one.run(qs[i], ks[i], vs[i], seqlen, out=outs[i], kv_layout="HND", k_scale=scale,
-                                                      v_scale=scale) for i in range(copies)])
     # Correctness of what was timed, against fp32 on the dequantized inputs.
     G = Hq // Hkv
     ours[0]()
@@ -127,7 +120,7 @@ def bench_case(B, Hq, Hkv, N, D, kv_name, probe, flex, rows):
     del sc, ref
     row = dict(B=B, Hq=Hq, Hkv=Hkv, N=N, D=D, kv=kv_name, kv_MiB=kv_bytes / 2**20, splits=plan.splits, cluster=plan.cluster,
                cotile_us=t_ours * 1e6, cotile_TBps=kv_bytes / t_ours / 1e12, cotile_pct_probe=100 * kv_bytes / t_ours / probe,
-               rel_err=err, one_cta_per_item_us=t_one * 1e6 if t_one else None, speedup_vs_one_cta_per_item=t_one / t_ours if t_one else None)
+               rel_err=err)
     best_torch = None
     if not fp8 and not NO_TORCH:  # no PyTorch attention takes fp8 K/V
         from torch.nn.attention import sdpa_kernel
@@ -209,7 +202,7 @@ def main():
     global NO_TORCH, SPLITS
     NO_TORCH, SPLITS = args.no_torch, args.splits
     hdr = (f"{'B':>4} {'Hq':>4} {'Hkv':>4} {'N':>7} {'D':>4} {'kv':>9} {'MiB':>7} {'spl':>4} {'cotile us':>10} {'TB/s':>6} "
-           f"{'%probe':>7} {'cudnn':>8} {'flash':>8} {'effic':>8} {'math':>8} {'flex':>8} {'x best':>7} {'err':>8} {'x 1/item':>8}")
+           f"{'%probe':>7} {'cudnn':>8} {'flash':>8} {'effic':>8} {'math':>8} {'flex':>8} {'x best':>7} {'err':>8}")
     print(hdr)
     for c in cases:
         r = bench_case(*c, probe, flex, rows)
@@ -217,7 +210,7 @@ def main():
               f"{r['cotile_us']:>10.2f} {r['cotile_TBps']:>6.2f} {r['cotile_pct_probe']:>6.1f}% "
               + " ".join(fmt(r.get(m + "_us"), "8.2f", r.get(m + "_graph") is False) for m in ("cudnn", "flash", "efficient", "math", "flex"))
               + f" {fmt(r['speedup_vs_best_torch'], '7.2f')} "
-              f"{r['rel_err']:>8.1e} {fmt(r['speedup_vs_one_cta_per_item'], '8.3f')}", flush=True)
+              f"{r['rel_err']:>8.1e}", flush=True)
     keys = []
     for r in rows:
         keys += [k for k in r if k not in keys]
@@ -226,8 +219,7 @@ def main():
         w.writeheader()
         w.writerows(rows)
     print(f"probe {probe / 1e12:.3f} TB/s; {len(rows)} cases in {time.time() - t0:.0f} s; CSV: {args.csv}")
-    print("* = not capturable in a CUDA graph: timed eagerly (host overhead included); spl: KV splits, c = merged in a cluster;")
-    print("x 1/item: time with one CTA per item / time of the plan's grid of resident CTAs looping over items (same process)")
+    print("* = not capturable in a CUDA graph: timed eagerly (host overhead included); spl: KV splits, c = merged in a cluster")
 
 
 if __name__ == "__main__":

@@ -40,9 +40,7 @@ typedef struct {
   int32_t group;             /* G = heads_q / heads_kv */
   int32_t m_tiles;           /* ceil(G / 16): CTAs per (batch, kv head, split) */
   int32_t splits;            /* KV splits per sequence (flash-decoding) */
-  int32_t grid;              /* CTAs per launch: with one split, those resident at once, each looping over
-                                (batch, KV head) items (a caller may lower or raise it, up to one CTA per
-                                item); with several, one per item */
+  int32_t grid;              /* CTAs per launch */
   int32_t ctas_per_sm;       /* occupancy of the chosen kernel */
   int32_t sms;               /* multiprocessors of the device */
   int32_t cluster;           /* splits > 1: the splits of one (batch, KV head) form a thread-block cluster of

@@ -153,11 +153,10 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   const Work work = Work::of(units, s.max_kv_len, s.head_dim, dtype_bytes(s.kv_type), group);
   const SplitChoice choice = s.splits > 0 ? choose_merge(units, s.splits, machine.clusters) : choose_splits(machine, work);
   const int splits = choice.splits;
-  const int64_t items = units * splits;
-  if (s.batch > INT_MAX / s.heads_kv || items > INT_MAX)
-    return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: %lld work items (batch %lld x heads_kv %lld x m-tiles %lld x splits %d) exceed 2^31 - 1",
-                (long long)items, (long long)s.batch, (long long)s.heads_kv, (long long)m_tiles, splits);
-  const int64_t grid = persistent_grid(machine, items, splits);
+  const int64_t grid = units * splits;
+  if (s.batch > INT_MAX / s.heads_kv || grid > INT_MAX)
+    return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: %lld CTAs (batch %lld x heads_kv %lld x m-tiles %lld x splits %d) exceed 2^31 - 1",
+                (long long)grid, (long long)s.batch, (long long)s.heads_kv, (long long)m_tiles, splits);
   *plan = {};
   plan->shape = s;
   plan->group = int32_t(group);
@@ -209,7 +208,7 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   const KernelInfo k = kernel_for(s.head_dim, s.kv_type);
   const int64_t units = s.batch * s.heads_kv * plan->m_tiles;
   if (!k.fn || plan->splits < 1 || plan->splits > kMaxSplits || s.batch < 1 || s.heads_kv < 1 || plan->group != s.heads_q / s.heads_kv ||
-      plan->m_tiles != (plan->group + kRows - 1) / kRows || !valid_grid(plan->grid, units * plan->splits, plan->splits) ||
+      plan->m_tiles != (plan->group + kRows - 1) / kRows || plan->grid != units * plan->splits ||
       (plan->cluster != 1 && (plan->cluster != plan->splits || plan->cluster > kMaxCluster)))
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
   const int qb = dtype_bytes(s.q_type), kvb = dtype_bytes(s.kv_type);
@@ -271,7 +270,6 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   p.scale = a.softmax_scale, p.softcap = a.softcap, p.window = a.window;
   p.k_scale = a.k_scale, p.v_scale = a.v_scale, p.k_scale_h = a.k_scale_per_head, p.v_scale_h = a.v_scale_per_head;
   p.heads_kv = int32_t(s.heads_kv), p.group = plan->group, p.m_tiles = plan->m_tiles, p.splits = plan->splits;
-  p.items = int32_t(units * plan->splits);
   p.clustered = plan->cluster > 1;
   p.part_o = reinterpret_cast<uint16_t*>(ws + w.o), p.part_lse = reinterpret_cast<float*>(ws + w.lse);
   p.counters = reinterpret_cast<int32_t*>(ws + w.counters);

@@ -1,8 +1,6 @@
-// The GQA decode kernel for Hopper (sm_90a). One work item = (sequence b, KV head h, KV split,
-// m-tile): the up to 16 query heads h*G + 16*m_tile + m (m < 16) that share KV head h are the rows
-// of the MMA's M dimension, and every K/V row is read once per m-tile. A CTA computes items
-// blockIdx.x, + gridDim.x, ... (with one split the grid is what is resident, and each warp's
-// pipeline runs on into the CTA's next item: its first tiles and Q load while this one merges).
+// The GQA decode kernel for Hopper (sm_90a). One CTA = (sequence b, KV head h, KV split, m-tile):
+// the up to 16 query heads h*G + 16*m_tile + m (m < 16) that share KV head h are the rows of
+// the MMA's M dimension, and every K/V row is read once per m-tile.
 //
 //   What is loaded and computed (layouts, cotile):
 //     Q tile      16 x D            make_cotiled_copy over 16-byte cp.async, zero fill for rows m >= G
@@ -13,8 +11,7 @@
 //   How (the pipeline):
 //     each of the 4 warps streams its own tiles (tile t of the CTA's rows goes to warp t % 4)
 //     through kStages shared-memory stages; no block barrier in the main loop.
-//     The 4 warps' (max, sum, O) are merged in shared memory (each warp's O in its free stages,
-//     beside the next item's tiles in flight); with several splits, the splits of
+//     The 4 warps' (max, sum, O) are merged in shared memory; with several splits, the splits of
 //     a (b, h, m_tile) merge in distributed shared memory when they form a cluster (up to 8), else
 //     the last CTA to finish merges the partials through global memory (no second launch).
 #pragma once
@@ -46,43 +43,28 @@ struct DecodeCta {
   using C = Config<D, KvType>;
   static constexpr int kR = C::kR, kStages = C::kStages;
 
-  static constexpr int kAhead = kStages - 1;  // tiles in flight per warp
-
   const Params& p;
   uint8_t* smem;
   int tid, warp, lane;
-  float out_scale;  // the item's V dequantization scale, applied to O once at the end
-
-  // ---- shared memory ------------------------------------------------------------------------
-
-  // Warp w's stage s: K tile then V tile.
-  __device__ uint8_t* stage_of(int w, int s) const { return smem + C::kPipe + (w * kStages + s) * 2 * C::kTile; }
-  __device__ uint8_t* stage_k(int s) const { return stage_of(warp, s); }
-
-  // Element (row, col) of warp w's fp32 O slot for the warps' merge: stage `slot` (rows past
-  // kSlotRows, for fp8 caches: stage slot - 1), rows of 4 D bytes swizzled like the tiles.
-  __device__ float* slot_at(int w, int slot, int row, int col) const {
-    constexpr auto piece = tile_layout<4 * D>();
-    const int s = row < C::kSlotRows ? slot : (slot + kStages - 1) % kStages;
-    return reinterpret_cast<float*>(stage_of(w, s) + int(piece(row % C::kSlotRows, 4 * col)));
-  }
-  // The CTA's normalized fp32 O [16][D] where Q was, read by its cluster's merge.
-  __device__ float* result_at(int row, int col) const { return reinterpret_cast<float*>(smem + int(tile_layout<4 * D>()(row, 4 * col))); }
-
-  // The warps' row max and sum [warp][row], their slots [warp] (-1: no tiles), the CTA's base-2
-  // lse [row] (cluster merge) and the last-arrival flag (workspace merge).
-  struct Scalars {
-    float *max, *sum, *lse;
-    int *slot, *flag;
-  };
-  __device__ Scalars scalars() const {
-    float* f = reinterpret_cast<float*>(smem + C::kScalars);
-    int* slots = reinterpret_cast<int*>(f + 2 * kWarps * kRows);
-    float* lse = reinterpret_cast<float*>(slots + kWarps);
-    return {f, f + kWarps * kRows, lse, slots, reinterpret_cast<int*>(lse + kRows)};
-  }
+  int b, h, split, m_tile, unit;
+  int seqlen, lo, hi;  // this CTA's rows [lo, hi) of the sequence
+  int valid_rows;      // query rows of this m-tile that are heads (< G)
+  float out_scale;     // V's dequantization scale, applied to O once at the end
+  KvRows rows;
 
   // ---- loading ------------------------------------------------------------------------------
+
+  // The 4 warps' merge, where their stages were: O [warp][row][kMergeRow], max and sum [warp][row].
+  struct MergeBuffers {
+    float *o, *max, *sum;
+  };
+  __device__ MergeBuffers merge_buffers() const {
+    float* o = reinterpret_cast<float*>(smem + C::kQRawBytes + C::kQcBytes);
+    return {o, o + kWarps * kRows * C::kMergeRow, o + kWarps * kRows * C::kMergeRow + kWarps * kRows};
+  }
+
+  // Warp-private stage s of warp w: K tile then V tile.
+  __device__ uint8_t* stage_k(int s) const { return smem + C::kQRawBytes + C::kQcBytes + ((warp * kStages + s) * 2) * C::kTile; }
 
   // A warp's copy of one 16-row K (or V) tile: lanes along a row's 16-byte chunks, rows in passes.
   static constexpr int kLanesPerRow = kR / 16 < 32 ? kR / 16 : 32;
@@ -111,40 +93,23 @@ struct DecodeCta {
     return lc;
   }
 
-  // The warp's feed: its next tile to issue (tile t of the `tiles` it has in item `index`, into
-  // stage `stage`), walking the CTA's items in order.
-  struct Feed {
-    int index, lo, hi, t, tiles, stage;
-    KvRows rows;
-  };
-  __device__ void feed_item(Feed& f, const Item& it) const {
-    f.index = it.index, f.lo = it.lo, f.hi = it.hi, f.t = 0, f.tiles = it.warp_tiles(warp);
-    f.rows = KvRows::make(p, it.b, it.h, it.seqlen);
+  // Issue the cp.async of the warp's tile t (rows lo + 16 * (4t + warp) ...) into stage s; rows
+  // past hi are zero-filled without being read.
+  __device__ void issue_tile(const LaneCopies& lc, int t, int s) const {
+    if (rows.pages) issue_rows<true>(lc, t, s);  // CTA-uniform
+    else issue_rows<false>(lc, t, s);
   }
-  // Issue the warp's next tile, which may be one of the CTA's next items (none after the last).
-  __device__ void issue_next(const LaneCopies& lc, Feed& f) const {
-    while (f.t >= f.tiles) {
-      if (f.index >= p.items - int(gridDim.x)) return;
-      feed_item(f, Item::of(p, f.index + int(gridDim.x)));
-    }
-    if (f.rows.pages) issue_rows<true>(lc, f);  // warp-uniform
-    else issue_rows<false>(lc, f);
-    ++f.t;
-    f.stage = f.stage + 1 == kStages ? 0 : f.stage + 1;
-  }
-  // The cp.async of tile f.t (rows lo + 16 * (4t + warp) ...) into its stage; rows past hi are
-  // zero-filled without being read.
   template <bool Paged>
-  __device__ __forceinline__ void issue_rows(const LaneCopies& lc, const Feed& f) const {
-    uint8_t* sk = stage_k(f.stage);
+  __device__ __forceinline__ void issue_rows(const LaneCopies& lc, int t, int s) const {
+    uint8_t* sk = stage_k(s);
     uint8_t* sv = sk + C::kTile;
-    const int n0 = f.lo + kRows * (kWarps * f.t + warp);
-    const bool appended_here = unsigned(f.rows.appended - n0) < unsigned(kRows);  // warp-uniform
+    const int n0 = lo + kRows * (kWarps * t + warp);
+    const bool appended_here = unsigned(rows.appended - n0) < unsigned(kRows);  // warp-uniform
 #pragma unroll
     for (int j = 0; j < kCopies; ++j) {
       const int n = n0 + lc.row[j];
-      const bool valid = n < f.hi;
-      const RowAddress a = appended_here ? f.rows.attended<Paged>(valid ? n : f.lo) : f.rows.cache<Paged>(valid ? n : f.lo);
+      const bool valid = n < hi;
+      const RowAddress a = appended_here ? rows.attended<Paged>(valid ? n : lo) : rows.cache<Paged>(valid ? n : lo);
       arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sk + lc.smem[j], a.k + lc.byte[j], valid);
       arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sv + lc.smem[j], a.v + lc.byte[j], valid);
     }
@@ -251,98 +216,65 @@ struct DecodeCta {
 
   // ---- the CTA's work -------------------------------------------------------------------------
 
-  // Q of an item into shared memory (cp.async; the caller commits the group).
-  __device__ void start_q(const Item& it) const {
-    const uint8_t* q = p.q + it.b * p.q_sb + (it.h * p.group + kRows * it.m_tile) * p.q_sh;
-    if (p.q_bytes == 2) load_q<2 * D>(q, p.q_sh, it.valid_rows(p), smem, tid);
-    else load_q<D>(q, p.q_sh, it.valid_rows(p), smem, tid);
-  }
-
-  // The appended token goes into the cache (once: the m-tile-0 item whose rows hold it); every
-  // CTA reads it from k_new/v_new, so no CTA waits for this store.
-  __device__ void append(const Item& it) const {
-    if (!(p.k_new && it.m_tile == 0 && warp == 0 && it.seqlen >= it.lo && it.seqlen < it.hi)) return;
-    const KvRows rows = KvRows::make(p, it.b, it.h, it.seqlen);
-    const RowAddress dst = rows.cache(it.seqlen), src{rows.k_new, rows.v_new};
-    for (int c = lane; c < kR / 16; c += 32) {
-      arch::copy_universal<16>(const_cast<uint8_t*>(dst.k) + 16 * c, src.k + 16 * c);
-      arch::copy_universal<16>(const_cast<uint8_t*>(dst.v) + 16 * c, src.v + 16 * c);
-    }
+  // 1. Q: one cp.async group, issued first (it depends on nothing the kernel reads).
+  __device__ void start_q() const {
+    const uint8_t* q = p.q + b * p.q_sb + (h * p.group + kRows * m_tile) * p.q_sh;
+    if (p.q_bytes == 2) load_q<2 * D>(q, p.q_sh, valid_rows, smem, tid);
+    else load_q<D>(q, p.q_sh, valid_rows, smem, tid);
+    arch::cp_async_commit();
   }
 
   __device__ void run() {
-    // The pipeline's prologue: Q of the first item, then kAhead tiles in flight per warp.
-    Item it = Item::of(p, int(blockIdx.x));
-    start_q(it);
-    arch::cp_async_commit();
-    Feed feed;
-    feed_item(feed, it);
-    feed.stage = 0;
+
+    // 2. The appended token goes into the cache (once: the m-tile-0 CTA whose rows hold it);
+    //    every CTA reads it from k_new/v_new, so no CTA waits for this store.
+    if (p.k_new && m_tile == 0 && warp == 0 && seqlen >= lo && seqlen < hi) {
+      const RowAddress dst = rows.cache(seqlen), src{rows.k_new, rows.v_new};
+      for (int c = lane; c < kR / 16; c += 32) {
+        arch::copy_universal<16>(const_cast<uint8_t*>(dst.k) + 16 * c, src.k + 16 * c);
+        arch::copy_universal<16>(const_cast<uint8_t*>(dst.v) + 16 * c, src.v + 16 * c);
+      }
+    }
+
+    // 3. The pipeline's prologue: kStages - 1 tiles in flight per warp.
+    const int tiles = hi > lo ? (hi - lo + kRows - 1) / kRows : 0;
+    const int my_tiles = tiles > warp ? (tiles - warp + kWarps - 1) / kWarps : 0;
     const LaneCopies lc = lane_copies();
 #pragma unroll
-    for (int i = 0; i < kAhead; ++i) {
-      issue_next(lc, feed);
+    for (int t = 0; t < kStages - 1; ++t) {
+      if (t < my_tiles) issue_tile(lc, t, t);
       arch::cp_async_commit();
     }
-    swizzle_lanes();
-    arch::cp_async_wait<kAhead>();  // Q arrived (the oldest group)
-    int stage = 0;                  // the stage of the warp's next tile to compute
-    bool held = false;              // a tile the feed holds back until the warps' merge is read
-    for (;;) {
-      __syncthreads();  // Q visible to all threads; the previous item's O slots read
-      if (held) {
-        issue_next(lc, feed);
-        arch::cp_async_commit();
-        held = false;
-      }
-      // Q, converted once; the next item's Q is loaded meanwhile (its buffer is free again).
-      prepare_q();
-      trace(p, 1);
-      __syncthreads();
-      uint32_t qa[D / 16][4];
-      if constexpr (C::kQInRegisters) {
-#pragma unroll
-        for (int ks = 0; ks < D / 16; ++ks) q_fragment(ks, qa[ks]);
-      }
-      const bool has_next = it.index < p.items - int(gridDim.x);
-      if (has_next) start_q(Item::of(p, it.index + int(gridDim.x)));
-      arch::cp_async_commit();
-      append(it);
-      const int my_tiles = it.warp_tiles(warp);
-      attend(it, lc, feed, stage, held, has_next, qa);
-      __syncthreads();
-      finish(it);
-      if (!has_next) return;
-      // Q of the next item: older than the tiles in flight when this item had kAhead tiles.
-      if (my_tiles >= kAhead) arch::cp_async_wait<kAhead>();
-      else arch::cp_async_wait<0>();
-      it = Item::of(p, it.index + int(gridDim.x));
-    }
-  }
 
-  // The main loop of one item: per warp, per tile, S = Q K^T, online softmax, O += P V; then the
-  // warp's (max, sum, O) into shared memory for the merge of the 4 warps.
-  __device__ void attend(const Item& it, const LaneCopies& lc, Feed& feed, int& stage, bool& held, bool has_next,
-                         uint32_t (&qa)[D / 16][4]) {
-    const float k_scale = p.k_scale * (p.k_scale_h ? p.k_scale_h[it.h] : 1.0f) * kFp8Factor<KvType>;
-    out_scale = p.v_scale * (p.v_scale_h ? p.v_scale_h[it.h] : 1.0f) * kFp8Factor<KvType>;
+    // 4. Q arrived (the oldest group): convert it once, keep its fragments.
+    swizzle_lanes();
+    arch::cp_async_wait<kStages - 1>();
+    __syncthreads();
+    prepare_q();
+    trace(p, 1);
+    __syncthreads();
+    uint32_t qa[D / 16][4];
+    if constexpr (C::kQInRegisters) {
+#pragma unroll
+      for (int ks = 0; ks < D / 16; ++ks) q_fragment(ks, qa[ks]);
+    }
+
+    // 5. The main loop: per warp, per tile: S = Q K^T, online softmax, O += P V.
+    const float k_scale = p.k_scale * (p.k_scale_h ? p.k_scale_h[h] : 1.0f) * kFp8Factor<KvType>;
+    out_scale = p.v_scale * (p.v_scale_h ? p.v_scale_h[h] : 1.0f) * kFp8Factor<KvType>;
     const float x_scale = p.scale * k_scale;  // x = x_scale * (q . k as computed)
     const bool capped = p.softcap > 0.0f;
     const float y_scale = capped ? x_scale / p.softcap : x_scale * kLog2e;
     const float y_cap = p.softcap * kLog2e;
     const int g = lane / 4, c = lane % 4;
-    const int my_tiles = it.warp_tiles(warp);
     float o[D / 8][4] = {};
     float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
     for (int t = 0; t < my_tiles; ++t) {
-      arch::cp_async_wait<kAhead - 1>();
+      arch::cp_async_wait<kStages - 2>();
       __syncwarp();
-      // With fp8 caches a warp's O slot takes two stages: the last tile's issue waits for the merge.
-      if (C::kSlotStages == 2 && has_next && t == my_tiles - 1) held = true;
-      else issue_next(lc, feed);
+      if (t + kStages - 1 < my_tiles) issue_tile(lc, t + kStages - 1, (t + kStages - 1) % kStages);
       arch::cp_async_commit();
-      const uint8_t* sk = stage_k(stage);
-      stage = stage + 1 == kStages ? 0 : stage + 1;
+      const uint8_t* sk = stage_k(t % kStages);
       if constexpr (!C::kQInRegisters) {
 #pragma unroll
         for (int ks = 0; ks < D / 16; ++ks) q_fragment(ks, qa[ks]);
@@ -350,15 +282,15 @@ struct DecodeCta {
       float s[2][4] = {};
       scores(sk, qa, s);
       // Scores in base 2 (y = log2(e) x), masked past hi; the running max and rescale per row.
-      const int n0 = it.lo + kRows * (kWarps * t + warp);
+      const int n0 = lo + kRows * (kWarps * t + warp);
       float tile_max[2] = {-INFINITY, -INFINITY};
-      const bool partial = n0 + kRows > it.hi;  // warp-uniform: only the last tile masks
+      const bool partial = n0 + kRows > hi;  // warp-uniform: only the last tile masks
 #pragma unroll
       for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
           float y = capped ? y_cap * tanhf(s[nt][i] * y_scale) : s[nt][i] * y_scale;
-          if (partial && n0 + 8 * nt + 2 * c + (i & 1) >= it.hi) y = -INFINITY;
+          if (partial && n0 + 8 * nt + 2 * c + (i & 1) >= hi) y = -INFINITY;
           s[nt][i] = y;
           tile_max[i / 2] = fmaxf(tile_max[i / 2], y);
         }
@@ -391,44 +323,43 @@ struct DecodeCta {
                               pack2<C::kBf16>(s[1][0], s[1][1]), pack2<C::kBf16>(s[1][2], s[1][3])};
       accumulate(sk + C::kTile, pa, o);
     }
-    if (!has_next) arch::cp_async_wait<0>();  // nothing in flight: the stages are free for the split merge
-    __syncwarp();
+    arch::cp_async_wait<0>();
+    __syncthreads();  // every warp is done with its stages: the merge reuses them
     trace(p, 2);
 
-    // The warp's share of the merge: (max, sum) per row, O into its free stages (the tile just
-    // computed was in stage - 1; the tiles in flight are in the others, but for the held one).
-    const Scalars sc = scalars();
-    const int slot = my_tiles > 0 ? (stage + kStages - 1) % kStages : -1;
-    if (lane == 0) sc.slot[warp] = slot;
+    // 6. Merge the 4 warps: (max, sum) per row and O in shared memory.
+    const MergeBuffers m = merge_buffers();
+    constexpr auto column = C::o_column();
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
       row_sum[r] += __shfl_xor_sync(0xffffffffu, row_sum[r], 1);
       row_sum[r] += __shfl_xor_sync(0xffffffffu, row_sum[r], 2);
       if (c == 0) {
-        sc.max[warp * kRows + g + 8 * r] = row_max[r];
-        sc.sum[warp * kRows + g + 8 * r] = row_sum[r];
+        m.max[warp * kRows + g + 8 * r] = row_max[r];
+        m.sum[warp * kRows + g + 8 * r] = row_sum[r];
       }
     }
-    if (slot < 0) return;  // no tiles: O = 0, sum = 0
-    constexpr auto column = C::o_column();
 #pragma unroll
     for (int nt = 0; nt < D / 8; ++nt)
 #pragma unroll
       for (int i = 0; i < 4; i += 2) {
-        const int row = g + 8 * (i / 2);
+        float* dst = m.o + (warp * kRows + g + 8 * (i / 2)) * C::kMergeRow;
         if constexpr (!C::kFp8) {  // columns 2c, 2c + 1 are adjacent: one 8-byte store
-          *reinterpret_cast<float2*>(slot_at(warp, slot, row, int(column(2 * c, nt)))) = make_float2(o[nt][i], o[nt][i + 1]);
+          *reinterpret_cast<float2*>(dst + int(column(2 * c, nt))) = make_float2(o[nt][i], o[nt][i + 1]);
         } else {
-          *slot_at(warp, slot, row, int(column(2 * c, nt))) = o[nt][i];
-          *slot_at(warp, slot, row, int(column(2 * c + 1, nt))) = o[nt][i + 1];
+          dst[int(column(2 * c, nt))] = o[nt][i];
+          dst[int(column(2 * c + 1, nt))] = o[nt][i + 1];
         }
       }
+    __syncthreads();
+    finish();
   }
 
-  // The merged result of the item: final when there is one split, else a partial, and the last
+  // The merged result of this CTA: final when there is one split, else a partial, and the last
   // CTA of the unit to arrive merges all partials.
-  __device__ void finish(const Item& it) {
-    const Scalars sc = scalars();
+  __device__ void finish() {
+    const MergeBuffers m = merge_buffers();
+    int* last = reinterpret_cast<int*>(smem + C::kQRawBytes);  // (Q is done)
     // Each thread owns 8 consecutive columns of one row per step (an output TiledCopy of 16 bytes).
     const auto out_copy = ct::make_tiled_copy<CopyOp::kU128, Elem::kHalf>(
         ct::make_layout(ct::make_shape(Int<kThreads / (D / 8)>{}, Int<D / 8>{}), ct::make_stride(Int<D / 8>{}, _1{})),
@@ -436,9 +367,8 @@ struct DecodeCta {
     const auto coords = ct::partition_S(out_copy, ct::make_identity_tensor(ct::make_shape(_16{}, Int<D>{})), tid);
     constexpr int kSteps = decltype(ct::size(coords))::value / 8;
 
-    const int unit = it.unit(p), valid_rows = it.valid_rows(p);
-    uint16_t* part_o = p.part_o + (int64_t(unit) * p.splits + it.split) * kRows * D;
-    float* part_lse = p.part_lse + (int64_t(unit) * p.splits + it.split) * kRows;
+    uint16_t* part_o = p.part_o + (int64_t(unit) * p.splits + split) * kRows * D;
+    float* part_lse = p.part_lse + (int64_t(unit) * p.splits + split) * kRows;
     const bool single = p.splits == 1;
 #pragma unroll
     for (int st = 0; st < kSteps; ++st) {
@@ -446,28 +376,27 @@ struct DecodeCta {
       const int row = int(ct::get<0>(cd)), d0 = int(ct::get<1>(cd));
       float mx = -INFINITY;
 #pragma unroll
-      for (int w = 0; w < kWarps; ++w) mx = fmaxf(mx, sc.max[w * kRows + row]);
+      for (int w = 0; w < kWarps; ++w) mx = fmaxf(mx, m.max[w * kRows + row]);
       const float base = mx == -INFINITY ? 0.0f : mx;
       float sum = 0.0f, acc[8] = {};
 #pragma unroll
       for (int w = 0; w < kWarps; ++w) {
-        const int slot = sc.slot[w];
-        if (slot < 0) continue;
-        const float f = exp2_fast(sc.max[w * kRows + row] - base);
-        sum += f * sc.sum[w * kRows + row];
-        const float4 a = *reinterpret_cast<const float4*>(slot_at(w, slot, row, d0));
-        const float4 z = *reinterpret_cast<const float4*>(slot_at(w, slot, row, d0 + 4));
+        const float f = exp2_fast(m.max[w * kRows + row] - base);
+        sum += f * m.sum[w * kRows + row];
+        const float4* src = reinterpret_cast<const float4*>(m.o + (w * kRows + row) * C::kMergeRow + d0);
+        const float4 a = src[0], z = src[1];
         acc[0] += f * a.x, acc[1] += f * a.y, acc[2] += f * a.z, acc[3] += f * a.w;
         acc[4] += f * z.x, acc[5] += f * z.y, acc[6] += f * z.z, acc[7] += f * z.w;
       }
       const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
       const float lse2 = sum > 0.0f ? mx + log2f(sum) : -INFINITY;
       if (single) {
-        write_output(it, row, d0, acc, inv, lse2);
+        write_output(row, d0, acc, inv, lse2);
       } else if (p.clustered) {  // this split's result stays here, read by the cluster's merge
-        *reinterpret_cast<float4*>(result_at(row, d0)) = make_float4(acc[0] * inv, acc[1] * inv, acc[2] * inv, acc[3] * inv);
-        *reinterpret_cast<float4*>(result_at(row, d0 + 4)) = make_float4(acc[4] * inv, acc[5] * inv, acc[6] * inv, acc[7] * inv);
-        if (d0 == 0) sc.lse[row] = lse2;
+        float4* dst = reinterpret_cast<float4*>(m.o + row * C::kMergeRow + d0);  // warp 0's slot, read above by this thread only
+        dst[0] = make_float4(acc[0] * inv, acc[1] * inv, acc[2] * inv, acc[3] * inv);
+        dst[1] = make_float4(acc[4] * inv, acc[5] * inv, acc[6] * inv, acc[7] * inv);
+        if (d0 == 0) reinterpret_cast<float*>(smem)[row] = lse2;  // where Q was
       } else if (row < valid_rows) {
         *reinterpret_cast<uint4*>(part_o + row * D + d0) =
             make_uint4(pack2<C::kBf16>(acc[0] * inv, acc[1] * inv), pack2<C::kBf16>(acc[2] * inv, acc[3] * inv),
@@ -477,7 +406,7 @@ struct DecodeCta {
     }
     trace(p, 3);
     if (single) return;
-    if (p.clustered) return merge_cluster(it);
+    if (p.clustered) return merge_cluster(m);
 
     // Split-KV: publish, count arrivals; the last CTA merges every split of this unit.
     __syncthreads();
@@ -485,26 +414,26 @@ struct DecodeCta {
                      // and the other CTAs' partials visible to the last one
       int arrived;
       asm volatile("atom.add.acq_rel.gpu.s32 %0, [%1], 1;" : "=r"(arrived) : "l"(p.counters + unit) : "memory");
-      *sc.flag = arrived == p.splits - 1;
+      *last = arrived == p.splits - 1;
     }
     __syncthreads();
-    if (!*sc.flag) return;
+    if (!*last) return;
     const uint16_t* all_o = p.part_o + int64_t(unit) * p.splits * kRows * D;
     const float* all_lse = p.part_lse + int64_t(unit) * p.splits * kRows;
-    // O = sum_s w_s O_s, w_s = 2^(lse_s - lse), over the cells (valid row, 8 columns). The merge
-    // is latency-bound (L2 round trips), so: `ways` threads share a cell, each summing every
+    // O = sum_s w_s O_s, w_s = 2^(lse_s - lse), over the items (valid row, 8 columns). The merge
+    // is latency-bound (L2 round trips), so: `ways` threads share an item, each summing every
     // ways-th split with up to kBatch 16-byte loads in flight, the first batch requested with the
     // splits' lse; the ways partial sums are added in a fixed order (deterministic).
     constexpr int kGroups = D / 8, kBatch = 32;
-    const int cells = valid_rows * kGroups;
+    const int items = valid_rows * kGroups;
     int ways = 1;
-    while (2 * ways * cells <= kThreads && 2 * ways <= p.splits) ways *= 2;
-    float* split_lse = reinterpret_cast<float*>(smem + C::kPipe);  // [split][row] (nothing in flight)
-    float* partial = split_lse + kMaxSplits * kRows;                                  // [way][cell][8]
-    for (int round = 0; round < cells * ways; round += kThreads) {  // one round unless ways == 1
-      const int idx = round + tid, cell = idx % cells, way = idx / cells;
-      const bool active = idx < cells * ways;
-      const int row = cell / kGroups, d0 = 8 * (cell % kGroups);
+    while (2 * ways * items <= kThreads && 2 * ways <= p.splits) ways *= 2;
+    float* split_lse = reinterpret_cast<float*>(smem + C::kQRawBytes + C::kQcBytes);  // [split][row]
+    float* partial = split_lse + kMaxSplits * kRows;                                  // [way][item][8]
+    for (int round = 0; round < items * ways; round += kThreads) {  // one round unless ways == 1
+      const int idx = round + tid, item = idx % items, way = idx / items;
+      const bool active = idx < items * ways;
+      const int row = item / kGroups, d0 = 8 * (item % kGroups);
       uint4 v[kBatch];
       auto load_batch = [&](int s0) {  // splits s0 + ways * u
 #pragma unroll
@@ -537,19 +466,19 @@ struct DecodeCta {
         }
       }
       if (ways == 1) {
-        if (active) write_output(it, row, d0, acc, 1.0f, lse);
+        if (active) write_output(row, d0, acc, 1.0f, lse);
       } else {  // one round: add the ways' sums in order
         if (active)
 #pragma unroll
-          for (int e = 0; e < 8; ++e) partial[(way * cells + cell) * 8 + e] = acc[e];
+          for (int e = 0; e < 8; ++e) partial[(way * items + item) * 8 + e] = acc[e];
         __syncthreads();
-        if (idx < cells) {
+        if (idx < items) {
 #pragma unroll
           for (int e = 0; e < 8; ++e) acc[e] = 0.0f;
           for (int w = 0; w < ways; ++w)
 #pragma unroll
-            for (int e = 0; e < 8; ++e) acc[e] += partial[(w * cells + cell) * 8 + e];
-          write_output(it, row, d0, acc, 1.0f, lse);
+            for (int e = 0; e < 8; ++e) acc[e] += partial[(w * items + item) * 8 + e];
+          write_output(row, d0, acc, 1.0f, lse);
         }
       }
     }
@@ -558,41 +487,41 @@ struct DecodeCta {
   }
 
   // Split-KV within a cluster (the unit's splits are its CTAs, split = rank): every CTA holds its
-  // normalized O [row][D] (fp32, where Q was) and base-2 lse [row]; CTA r merges cells
+  // normalized O [row][D] (fp32, warp 0's merge slot) and base-2 lse [row]; CTA r merges items
   // r, r + splits, ... of (valid row, 8 columns), reading the others' shared memory:
   // O = sum_s 2^(lse_s - lse) O_s with lse = log2 sum_s 2^lse_s, in split order (deterministic).
-  __device__ void merge_cluster(const Item& it) const {
+  __device__ void merge_cluster(const MergeBuffers& m) const {
     constexpr int kGroups = D / 8;
-    const Scalars sc = scalars();
+    const float* lse_rows = reinterpret_cast<const float*>(smem);
     arch::cluster_sync();  // every split's O and lse written
-    for (int cell = it.split * kThreads + tid; cell < it.valid_rows(p) * kGroups; cell += p.splits * kThreads) {
-      const int row = cell / kGroups, d0 = 8 * (cell % kGroups);
+    for (int item = split * kThreads + tid; item < valid_rows * kGroups; item += p.splits * kThreads) {
+      const int row = item / kGroups, d0 = 8 * (item % kGroups);
       float lse_s[kMaxCluster];
 #pragma unroll
       for (int s = 0; s < kMaxCluster; ++s)
-        lse_s[s] = s < p.splits ? arch::cluster_load(arch::cluster_map(sc.lse + row, unsigned(s))) : -INFINITY;
+        lse_s[s] = s < p.splits ? arch::cluster_load(arch::cluster_map(lse_rows + row, unsigned(s))) : -INFINITY;
       const float lse = merged_lse(kMaxCluster, [&](int s) { return lse_s[s]; });
       float acc[8] = {};
 #pragma unroll
       for (int s = 0; s < kMaxCluster; ++s) {
         if (s >= p.splits) break;
         const float f = lse > -INFINITY ? exp2_fast(lse_s[s] - lse) : 0.0f;
-        const arch::Float4 a = arch::cluster_load4(arch::cluster_map(result_at(row, d0), unsigned(s)));
-        const arch::Float4 z = arch::cluster_load4(arch::cluster_map(result_at(row, d0 + 4), unsigned(s)));
+        const uint32_t src = arch::cluster_map(m.o + row * C::kMergeRow + d0, unsigned(s));
+        const arch::Float4 a = arch::cluster_load4(src), z = arch::cluster_load4(src + 16);
         acc[0] += f * a.x, acc[1] += f * a.y, acc[2] += f * a.z, acc[3] += f * a.w;
         acc[4] += f * z.x, acc[5] += f * z.y, acc[6] += f * z.z, acc[7] += f * z.w;
       }
-      write_output(it, row, d0, acc, 1.0f, lse);
+      write_output(row, d0, acc, 1.0f, lse);
     }
     arch::cluster_sync();  // no CTA leaves while another reads its shared memory
     trace(p, 4);
   }
 
   // O[b, head, d0 .. d0+7] = acc * inv * out_scale (rows past G are not written); LSE from base 2.
-  __device__ void write_output(const Item& it, int row, int d0, const float (&acc)[8], float inv, float lse2) const {
-    const int m = kRows * it.m_tile + row;
+  __device__ void write_output(int row, int d0, const float (&acc)[8], float inv, float lse2) const {
+    const int m = kRows * m_tile + row;
     if (m >= p.group) return;
-    const int head = it.h * p.group + m;
+    const int head = h * p.group + m;
     const float scale = inv * out_scale;
     uint32_t w[4];
     if (p.o_type == COTILE_BF16) {
@@ -602,8 +531,8 @@ struct DecodeCta {
 #pragma unroll
       for (int e = 0; e < 4; ++e) w[e] = pack2<false>(acc[2 * e] * scale, acc[2 * e + 1] * scale);
     }
-    *reinterpret_cast<uint4*>(p.o + it.b * p.o_sb + head * p.o_sh + d0 * 2) = make_uint4(w[0], w[1], w[2], w[3]);
-    if (p.lse && d0 == 0) p.lse[int64_t(it.b) * p.heads_kv * p.group + head] = lse2 * kLn2;
+    *reinterpret_cast<uint4*>(p.o + b * p.o_sb + head * p.o_sh + d0 * 2) = make_uint4(w[0], w[1], w[2], w[3]);
+    if (p.lse && d0 == 0) p.lse[int64_t(b) * p.heads_kv * p.group + head] = lse2 * kLn2;
   }
 };
 
@@ -614,7 +543,22 @@ __global__ void __launch_bounds__(kThreads, COTILE_DECODE_MIN_CTAS) decode_kerne
   cta.tid = int(threadIdx.x);
   cta.warp = cta.tid / 32;
   cta.lane = cta.tid % 32;
+  cta.split = int(blockIdx.x) % p.splits;  // = the rank in the cluster when clustered
+  cta.unit = int(blockIdx.x) / p.splits;
+  cta.m_tile = cta.unit % p.m_tiles;
+  cta.h = cta.unit / p.m_tiles % p.heads_kv;
+  cta.b = cta.unit / p.m_tiles / p.heads_kv;
+  cta.valid_rows = ::min(kRows, p.group - kRows * cta.m_tile);
   trace(p, 0);
+  cta.start_q();
+  // The rows this split attends to: [start, L) cut into p.splits chunks of whole tiles.
+  cta.seqlen = p.seqlen[cta.b];
+  const int L = cta.seqlen + (p.k_new ? 1 : 0);
+  const int start = p.window > 0 ? ::max(0, L - p.window) : 0;
+  const int chunk = ((L - start + p.splits - 1) / p.splits + kRows - 1) / kRows * kRows;
+  cta.lo = ::min(L, start + cta.split * chunk);
+  cta.hi = ::min(L, cta.lo + chunk);
+  cta.rows = KvRows::make(p, cta.b, cta.h, cta.seqlen);
   cta.run();
 }
 

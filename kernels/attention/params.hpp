@@ -32,10 +32,9 @@ struct Params {
   // Softmax: scores y = log2(e) * x in base 2; x = scale * q.k, soft-capped when softcap > 0.
   float scale, softcap; int32_t window;
   float k_scale, v_scale; const float* k_scale_h; const float* v_scale_h;
-  // Work: items = units * splits, item = unit * splits + split, unit = (b * Hkv + h) * m_tiles +
-  // m_tile; CTA c computes items c, c + grid, ... (a cluster's CTAs are consecutive: the splits of
-  // one unit when `clustered`, one item per CTA).
-  int32_t heads_kv, group, m_tiles, splits, items; bool clustered;
+  // Work: CTA = unit * splits + split, unit = (b * Hkv + h) * m_tiles + m_tile (a cluster's CTAs
+  // are consecutive: the splits of one unit when `clustered`).
+  int32_t heads_kv, group, m_tiles, splits; bool clustered;
   // Split-KV partials: normalized O [unit][split][16][D] in the compute type (f16 or bf16),
   // base-2 lse [unit][split][16] fp32; arrival counters [unit].
   uint16_t* part_o; float* part_lse; int32_t* counters;

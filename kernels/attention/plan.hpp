@@ -94,13 +94,4 @@ inline SplitChoice choose_splits(const Machine& m, const Work& w) {
   return best;
 }
 
-// The grid: with one split, the CTAs that are resident at once, each computing items c, c + grid,
-// ... (its warps load the next item while the current one merges); with several, one CTA per item
-// (the merges assume it).
-inline int64_t persistent_grid(const Machine& m, int64_t items, int splits) {
-  return splits == 1 ? std::min(items, m.sms * m.ctas_per_sm) : items;
-}
-// A grid run accepts: any 1 .. items with one split (the CTAs loop over the items), else items.
-inline bool valid_grid(int64_t grid, int64_t items, int splits) { return splits == 1 ? grid >= 1 && grid <= items : grid == items; }
-
 }  // namespace cotile::attention::detail

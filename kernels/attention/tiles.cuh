@@ -107,24 +107,15 @@ struct Config {
   static constexpr int kStages = kStagesRaw < 2 ? 2 : (kStagesRaw > 8 ? 8 : kStagesRaw);
   static constexpr int kQr = 2 * D;                     // bytes of a Q row as loaded (<= 2 bytes an element) and as computed
   static constexpr bool kQInRegisters = COTILE_DECODE_Q_IN_REGISTERS && D <= 128;  // else re-read per tile (ldmatrix)
-  // Shared memory: Q as loaded | Q in compute type, MMA column order | K/V stages | scalars.
+  // Shared memory: Q as loaded | Q in compute type, MMA column order | K/V stages (later: the merge).
   static constexpr int kQRawBytes = kRows * kQr;
   static constexpr int kQcBytes = kRows * kQr;
-  static constexpr int kPipe = kQRawBytes + kQcBytes;
   static constexpr int kPipeBytes = kWarps * kStages * 2 * kTile;
-  // A warp's fp32 O [16][D] for the merge of the 4 warps lives in its free stages: a stage (K + V
-  // tile, 32 D bytes per 16-bit element) holds 16 / kSlotStages rows of it.
-  static constexpr int kSlotStages = 2 / kKvBytes;
-  static constexpr int kSlotRows = kRows / kSlotStages;
-  // Scalars: the warps' row max and sum [warp][row], slot stages [warp], the CTA's lse [row], a flag.
-  static constexpr int kScalars = kPipe + kPipeBytes;
-  static constexpr int kScalarBytes = (2 * kWarps * kRows + kWarps + kRows + 4) * 4;
-  static constexpr int kSmem = kScalars + kScalarBytes;
-  static_assert(kStages >= kSlotStages + 1, "decode: the stages must hold a warp's O slot besides the tiles in flight");
-  static_assert(kSlotRows * D * 4 == 2 * kTile, "decode: an O slot piece is one stage");
-  static_assert((kMaxSplits * kRows + kThreads * 8) * 4 <= kPipeBytes, "decode: the split merge fits in the stages");
-  static_assert(kRows * D * 4 == kQRawBytes + kQcBytes, "decode: a cluster's normalized O fits where Q was");
+  static constexpr int kMergeRow = D + 8;  // floats per row of the warps' merge (padded: fewer bank conflicts)
+  static constexpr int kMergeBytes = kWarps * kRows * kMergeRow * 4 + 2 * kWarps * kRows * 4;
+  static constexpr int kSmem = kQRawBytes + kQcBytes + (kPipeBytes > kMergeBytes ? kPipeBytes : kMergeBytes) + 16;
   static_assert(D == 64 || D == 128 || D == 256, "decode: head_dim must be 64, 128 or 256");
+  static_assert((kMaxSplits * kRows + kThreads * 8) * 4 <= kMergeBytes, "the split merge fits where the warps' merge was");
 
   // Compute column k of Q / K (the MMA's K index) holds head-dim element qk_column(k). fp8 K
   // fragments come from ldmatrix as 4 consecutive bytes (d = 4c..4c+3 for lane c = l % 4), which
@@ -187,36 +178,6 @@ struct KvRows {
   // Row n as attended: the appended token is read from k_new / v_new.
   template <bool Paged>
   __device__ __forceinline__ RowAddress attended(int n) const { return n == appended ? RowAddress{k_new, v_new} : cache<Paged>(n); }
-};
-
-// A work item: split `split` of the unit (sequence b, KV head h, m-tile); item = unit * splits +
-// split, unit = (b * Hkv + h) * m_tiles + m_tile. Its rows [lo, hi): the attended positions
-// [start, L) cut into p.splits chunks of whole tiles; tile t of them goes to warp t % 4.
-struct Item {
-  int index, split, b, h, m_tile, seqlen, lo, hi;
-
-  __device__ static Item of(const Params& p, int index) {
-    Item it;
-    it.index = index;
-    it.split = index % p.splits;
-    const int unit = index / p.splits;
-    it.m_tile = unit % p.m_tiles;
-    it.h = unit / p.m_tiles % p.heads_kv;
-    it.b = unit / p.m_tiles / p.heads_kv;
-    it.seqlen = p.seqlen[it.b];
-    const int L = it.seqlen + (p.k_new ? 1 : 0);
-    const int start = p.window > 0 ? ::max(0, L - p.window) : 0;
-    const int chunk = ((L - start + p.splits - 1) / p.splits + kRows - 1) / kRows * kRows;
-    it.lo = ::min(L, start + it.split * chunk);
-    it.hi = ::min(L, it.lo + chunk);
-    return it;
-  }
-  __device__ int unit(const Params& p) const { return index / p.splits; }
-  __device__ int valid_rows(const Params& p) const { return ::min(kRows, p.group - kRows * m_tile); }  // query rows that are heads
-  __device__ int warp_tiles(int w) const {
-    const int tiles = hi > lo ? (hi - lo + kRows - 1) / kRows : 0;
-    return tiles > w ? (tiles - w + kWarps - 1) / kWarps : 0;
-  }
 };
 
 // Q (16 rows of RQ bytes) into shared memory: the spec's cotiled copy (§7) over 16-byte cp.async,

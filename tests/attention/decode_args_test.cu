@@ -121,10 +121,6 @@ TEST(DecodeArgs, UnfilledPlanIsRefused) {
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
   p = plan(), p.m_tiles = 2, p.grid = 64;  // G = 4 is one m-tile
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
-  p = plan(), p.splits = 1, p.grid = 9;  // one split: at most one CTA per item (8)
-  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
-  p = plan(), p.splits = 1, p.grid = 0;
-  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
 }
 
 TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
@@ -222,21 +218,6 @@ TEST(DecodeSplits, ClustersThatNeedMoreWavesAreNotUsed) {
   EXPECT_EQ(choose_merge(6, 3, c).cluster, 3);                    // forced 3: a cluster
   EXPECT_EQ(choose_merge(6, 20, c).cluster, 1);                   // beyond the largest cluster
   EXPECT_EQ(choose_merge(6, 1, c).cluster, 1);                    // nothing to merge
-}
-
-using cotile::attention::detail::persistent_grid;
-using cotile::attention::detail::valid_grid;
-
-TEST(DecodeGrid, OneSplitUsesTheResidentCtasAndSplitsOneCtaPerItem) {
-  EXPECT_EQ(persistent_grid(h200(), 1024, 1), 264);       // 4 items per CTA (some 3)
-  EXPECT_EQ(persistent_grid(h200(true), 1024, 1), 132);   // D = 256: one CTA per SM
-  EXPECT_EQ(persistent_grid(h200(), 100, 1), 100);        // fewer items than CTAs
-  EXPECT_EQ(persistent_grid(h200(), 4096, 4), 4096);      // 1024 units x 4 splits: the merges assume one item per CTA
-  EXPECT_TRUE(valid_grid(1, 1024, 1));
-  EXPECT_TRUE(valid_grid(1024, 1024, 1));
-  EXPECT_FALSE(valid_grid(1025, 1024, 1));
-  EXPECT_FALSE(valid_grid(0, 1024, 1));
-  EXPECT_FALSE(valid_grid(264, 1024, 4));
 }
 
 TEST(DecodeWorkspace, HoldsEveryPartialAligned) {

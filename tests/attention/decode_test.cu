@@ -80,15 +80,13 @@ struct Case {
   bool per_head_scale = false;
   bool pad_q = false;
   int splits = 0;  // 0: the plan's choice
-  int ctas = 0;    // > 0: one split and this grid, each CTA looping over its (batch, KV head) items
   std::string name() const {
     static const char* dt[] = {"f16", "bf16", "e4m3", "e5m2"};
     char s[256];
-    std::snprintf(s, sizeof s, "B=%d N=%d G=%d D=%d Hkv=%d %s%s%s%s q=%s kv=%s o=%s cap=%g win=%d%s%s%s", B, N, G, D, Hkv,
+    std::snprintf(s, sizeof s, "B=%d N=%d G=%d D=%d Hkv=%d %s%s%s%s q=%s kv=%s o=%s cap=%g win=%d%s%s", B, N, G, D, Hkv,
                   cache == Cache::kBNHD ? "BNHD" : cache == Cache::kBHND ? "BHND" : "paged", cache == Cache::kPaged ? std::to_string(page).c_str() : "",
                   remap ? " remap" : "", append ? " append" : "", dt[q_type], dt[kv_type], dt[o_type], softcap, window,
-                  per_head_scale ? " per-head" : "", splits ? (" splits=" + std::to_string(splits)).c_str() : "",
-                  ctas ? (" ctas=" + std::to_string(ctas)).c_str() : "");
+                  per_head_scale ? " per-head" : "", splits ? (" splits=" + std::to_string(splits)).c_str() : "");
     return s;
   }
 };
@@ -170,7 +168,7 @@ bool run_case(const Case& c) {
   a.o = o.p, a.o_stride_b = int64_t(Hq) * D, a.o_stride_h = D;
   a.lse = lse.as<float>();
 
-  cotile_decode_shape_t shape{B, Hq, c.Hkv, D, c.N + (c.append ? 1 : 0), c.q_type, c.kv_type, c.o_type, 0, c.ctas ? 1 : c.splits};
+  cotile_decode_shape_t shape{B, Hq, c.Hkv, D, c.N + (c.append ? 1 : 0), c.q_type, c.kv_type, c.o_type, 0, c.splits};
   cotile::attention::DecodePlan plan{};
   auto st = cotile::attention::decode_plan(shape, &plan);
   if (!st.ok()) {
@@ -181,7 +179,6 @@ bool run_case(const Case& c) {
     std::printf("FAIL %s: %d splits not merged in a cluster (plan.cluster = %d)\n", c.name().c_str(), c.splits, plan.cluster);
     return ++g_failures, false;
   }
-  if (c.ctas) plan.grid = c.ctas;  // fewer CTAs than items: each pipelines through several
   Buf ws(plan.workspace_bytes);
   CHECK_CUDA(cudaMemset(ws.p, 0, plan.workspace_bytes));
 
@@ -295,9 +292,6 @@ std::vector<Case> grid(bool quick) {
     c.window = i % 11 == 6 ? 100 : 0;
     c.per_head_scale = i % 6 == 1;
     c.pad_q = i % 5 == 2;
-    // A quarter of the short cases on 1 to 5 CTAs, each looping over items (warps with no tiles,
-    // fewer tiles than stages, fp8's held tile).
-    if (i % 4 == 3 && c.N <= 1000) c.ctas = 1 + (i / 4) % 5;
     // Keep the largest caches to one KV head and few sequences (memory and reference time).
     if (c.N == 65537) c.Hkv = 1, c.B = c.B == 17 && c.D == 256 ? 3 : c.B;
     if (quick) c.N = std::min(c.N, 1000), c.B = std::min(c.B, 3);
