@@ -165,16 +165,21 @@ struct DecodeCta {
   // ldmatrix lane offsets, swizzled once per CTA. A step x along a row (a multiple of 32 bytes,
   // or of 16 when the lane's own chunk is even) only sets bits the lane offset leaves clear and
   // that the swizzle does not read, so Sw(a + x) = Sw(a) ^ x: one XOR per ldmatrix.
+  // Q is read where it was loaded when that is already the compute type and order (16-bit caches
+  // with Q of the same type, held in registers): no conversion pass and one barrier fewer.
   int q_lane, k_lane, v_lane;
+  const uint8_t* q_base;
+  __device__ bool q_as_loaded() const { return !C::kFp8 && C::kQInRegisters && p.q_type == (C::kBf16 ? COTILE_BF16 : COTILE_F16); }
   __device__ void swizzle_lanes() {
-    q_lane = int(RowSwizzle<C::kQr>{}(lanes_rows_first<C::kQr>()(lane)));
+    q_lane = q_as_loaded() ? int(lanes_rows_first<C::kQr>()(lane)) : int(RowSwizzle<C::kQr>{}(lanes_rows_first<C::kQr>()(lane)));
+    q_base = q_as_loaded() ? smem : smem + C::kQRawBytes;
     k_lane = int(RowSwizzle<kR>{}(C::kFp8 ? lanes_rows_first<kR>()(lane) : lanes_chunks_first<kR>()(lane)));
     v_lane = int(RowSwizzle<kR>{}(lanes_rows_first<kR>()(lane)));
   }
 
   // Q's A fragment for k-step ks (16 columns): (rows 0-7 | 8-15) x (k 0-7 | 8-15).
   __device__ void q_fragment(int ks, uint32_t (&a)[4]) const {
-    arch::ldmatrix_x4(a[0], a[1], a[2], a[3], smem + C::kQRawBytes + (q_lane ^ (32 * ks)));
+    arch::ldmatrix_x4(a[0], a[1], a[2], a[3], q_base + (q_lane ^ (32 * ks)));
   }
 
   // ---- computing ----------------------------------------------------------------------------
@@ -276,9 +281,11 @@ struct DecodeCta {
     swizzle_lanes();
     arch::cp_async_wait<kStages - 1>();
     __syncthreads();
-    prepare_q();
+    if (!q_as_loaded()) {
+      prepare_q();
+      __syncthreads();
+    }
     trace(p, 1);
-    __syncthreads();
     uint32_t qa[D / 16][4];
     if constexpr (C::kQInRegisters) {
 #pragma unroll
@@ -295,12 +302,13 @@ struct DecodeCta {
     const int g = lane / 4, c = lane % 4;
     float o[D / 8][4] = {};
     float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
-    for (int t = 0; t < my_tiles; ++t) {
+    for (int t = 0, stage = 0; t < my_tiles; ++t, stage = stage + 1 == kStages ? 0 : stage + 1) {
       arch::cp_async_wait<kStages - 2>();
       __syncwarp();
-      if (t + kStages - 1 < my_tiles) issue_tile(lc, t + kStages - 1, (t + kStages - 1) % kStages);
+      // Tile t + kStages - 1 goes where tile t - 1 was (computed in the previous iteration).
+      if (t + kStages - 1 < my_tiles) issue_tile(lc, t + kStages - 1, stage == 0 ? kStages - 1 : stage - 1);
       arch::cp_async_commit();
-      const uint8_t* sk = stage_k(t % kStages);
+      const uint8_t* sk = stage_k(stage);
       if constexpr (!C::kQInRegisters) {
 #pragma unroll
         for (int ks = 0; ks < D / 16; ++ks) q_fragment(ks, qa[ks]);
