@@ -66,54 +66,17 @@ struct DecodeCta {
   // Warp-private stage s of warp w: K tile then V tile.
   __device__ uint8_t* stage_k(int s) const { return smem + C::kQRawBytes + C::kQcBytes + ((warp * kStages + s) * 2) * C::kTile; }
 
-  // A warp's copy of one 16-row K (or V) tile: lanes along a row's 16-byte chunks, rows in passes.
-  static constexpr int kLanesPerRow = kR / 16 < 32 ? kR / 16 : 32;
-  static constexpr int kCopies = kRows * kR / 16 / 32;  // 16-byte copies per lane per tile
-  COTILE_HD static constexpr auto tile_copy() {
-    return ct::make_tiled_copy<CopyOp::kCpAsync16B, Elem::kE4M3>(
-        ct::make_layout(ct::make_shape(Int<32 / kLanesPerRow>{}, Int<kLanesPerRow>{}), ct::make_stride(Int<kLanesPerRow>{}, _1{})),
-        ct::make_layout(ct::make_shape(_1{}, _16{})));
-  }
-  // The tile row of copy j of a lane, evaluated at compile time for lane L.
-  template <int L>
-  COTILE_HD static constexpr int copy_row(int j) {
-    return int(ct::get<0>(ct::partition_S(tile_copy(), ct::make_identity_tensor(ct::make_shape(_16{}, Int<kR>{})), L)[16 * j]));
-  }
-  // Copy j is kRowStep(j) rows below copy 0 for every lane (the copies are passes over the rows):
-  // a tile in one page needs one row address per lane.
-  static constexpr int row_step(int j) { return copy_row<0>(j) - copy_row<0>(0); }
-  static_assert([] {
-    for (int j = 0; j < kCopies; ++j)
-      if (copy_row<31>(j) - copy_row<31>(0) != row_step(j) || copy_row<7>(j) - copy_row<7>(0) != row_step(j)) return false;
-    return true;
-  }(), "decode: a lane's copies must be whole rows apart");
-  // This lane's copies, evaluated once per CTA: tile row, byte in the row, shared-memory offset.
-  struct LaneCopies {
-    int row[kCopies], smem[kCopies], byte[kCopies];
-  };
-  __device__ LaneCopies lane_copies() const {
-    const auto coords = ct::partition_S(tile_copy(), ct::make_identity_tensor(ct::make_shape(_16{}, Int<kR>{})), lane);
-    static_assert(decltype(ct::size(coords))::value == 16 * kCopies, "16 bytes per copy");
-    constexpr auto smem_tile = tile_layout<kR>();
-    LaneCopies lc;
-#pragma unroll
-    for (int j = 0; j < kCopies; ++j) {
-      const auto c = coords[16 * j];
-      lc.row[j] = int(ct::get<0>(c));
-      lc.byte[j] = int(ct::get<1>(c));
-      lc.smem[j] = int(smem_tile(lc.row[j], lc.byte[j]));
-    }
-    return lc;
-  }
+  // A warp's copy of one K (or V) tile (tiles.cuh), this lane's part evaluated once per CTA.
+  using Copy = TileCopy<kR>;
 
   // Issue the cp.async of the warp's tile t (rows lo + 16 * (4t + warp) ...) into stage s; rows
   // past hi are zero-filled without being read.
-  __device__ void issue_tile(const LaneCopies& lc, int t, int s) const {
+  __device__ void issue_tile(const Copy& lc, int t, int s) const {
     if (rows.pages) issue_rows<true>(lc, t, s);  // CTA-uniform
     else issue_rows<false>(lc, t, s);
   }
   template <bool Paged>
-  __device__ __forceinline__ void issue_rows(const LaneCopies& lc, int t, int s) const {
+  __device__ __forceinline__ void issue_rows(const Copy& lc, int t, int s) const {
     uint8_t* sk = stage_k(s);
     uint8_t* sv = sk + C::kTile;
     const int n0 = lo + kRows * (kWarps * t + warp);
@@ -125,14 +88,14 @@ struct DecodeCta {
     if (whole) {
       const RowAddress a = rows.cache<Paged>(n0 + lc.row[0]);
 #pragma unroll
-      for (int j = 0; j < kCopies; ++j) {
-        arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sk + lc.smem[j], a.k + int64_t(row_step(j)) * rows.k_sn + lc.byte[j], true);
-        arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sv + lc.smem[j], a.v + int64_t(row_step(j)) * rows.v_sn + lc.byte[j], true);
+      for (int j = 0; j < Copy::kCopies; ++j) {
+        arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sk + lc.smem[j], a.k + int64_t(Copy::row_step(j)) * rows.k_sn + lc.byte[j], true);
+        arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sv + lc.smem[j], a.v + int64_t(Copy::row_step(j)) * rows.v_sn + lc.byte[j], true);
       }
       return;
     }
 #pragma unroll
-    for (int j = 0; j < kCopies; ++j) {
+    for (int j = 0; j < Copy::kCopies; ++j) {
       const int n = n0 + lc.row[j];
       const bool valid = n < hi;
       const RowAddress a = appended_here ? rows.attended<Paged>(valid ? n : lo) : rows.cache<Paged>(valid ? n : lo);
@@ -270,7 +233,7 @@ struct DecodeCta {
     // 3. The pipeline's prologue: kStages - 1 tiles in flight per warp.
     const int tiles = hi > lo ? (hi - lo + kRows - 1) / kRows : 0;
     const int my_tiles = tiles > warp ? (tiles - warp + kWarps - 1) / kWarps : 0;
-    const LaneCopies lc = lane_copies();
+    const Copy lc = Copy::of_lane(lane);
 #pragma unroll
     for (int t = 0; t < kStages - 1; ++t) {
       if (t < my_tiles) issue_tile(lc, t, t);

@@ -134,6 +134,49 @@ struct Config {
   }
 };
 
+// A warp's copy of one 16-row tile of R-byte rows (K or V) into the swizzled tile: lanes along a
+// row's 16-byte chunks, rows in passes. An object holds one lane's copies: tile row, byte in the
+// row, shared-memory offset.
+template <int R>
+struct TileCopy {
+  static constexpr int kLanesPerRow = R / 16 < 32 ? R / 16 : 32;
+  static constexpr int kCopies = kRows * R / 16 / 32;  // 16-byte copies per lane per tile
+  COTILE_HD static constexpr auto copy() {
+    return ct::make_tiled_copy<CopyOp::kCpAsync16B, Elem::kE4M3>(
+        ct::make_layout(ct::make_shape(Int<32 / kLanesPerRow>{}, Int<kLanesPerRow>{}), ct::make_stride(Int<kLanesPerRow>{}, _1{})),
+        ct::make_layout(ct::make_shape(_1{}, _16{})));
+  }
+  COTILE_HD static constexpr auto coords(int lane) {
+    return ct::partition_S(copy(), ct::make_identity_tensor(ct::make_shape(_16{}, Int<R>{})), lane);
+  }
+  // The tile row of copy j of lane L, at compile time.
+  template <int L>
+  static constexpr int copy_row(int j) { return int(ct::get<0>(coords(L)[16 * j])); }
+  // Copy j is row_step(j) rows below copy 0 for every lane (the copies are passes over the rows):
+  // a tile in one page needs one row address per lane.
+  static constexpr int row_step(int j) { return copy_row<0>(j) - copy_row<0>(0); }
+  static_assert([] {
+    for (int j = 0; j < kCopies; ++j)
+      if (copy_row<31>(j) - copy_row<31>(0) != row_step(j) || copy_row<7>(j) - copy_row<7>(0) != row_step(j)) return false;
+    return true;
+  }(), "decode: a lane's copies must be whole rows apart");
+
+  int row[kCopies], smem[kCopies], byte[kCopies];
+  __device__ static TileCopy of_lane(int lane) {
+    const auto c = coords(lane);
+    static_assert(decltype(ct::size(c))::value == 16 * kCopies, "16 bytes per copy");
+    constexpr auto smem_tile = tile_layout<R>();
+    TileCopy lc;
+#pragma unroll
+    for (int j = 0; j < kCopies; ++j) {
+      lc.row[j] = int(ct::get<0>(c[16 * j]));
+      lc.byte[j] = int(ct::get<1>(c[16 * j]));
+      lc.smem[j] = int(smem_tile(lc.row[j], lc.byte[j]));
+    }
+    return lc;
+  }
+};
+
 // Where row n of K and V is for one (sequence, KV head): k + page * page_stride + row * row_stride,
 // page = pages[n >> log2_page] when paged, else the sequence's base is folded into k and the row
 // is n. Two 32 x 32 -> 64-bit multiply-adds a row (row and page strides are < 2^31 bytes,
