@@ -91,6 +91,12 @@ int resident_clusters(const KernelInfo& k, int size, int64_t sms) {
   return clusters;
 }
 
+// Gives the caller back its current device when a function that selects another one returns.
+struct RestoreDevice {
+  int device;
+  ~RestoreDevice() { cudaSetDevice(device); }
+};
+
 ClusterSlots cluster_slots(const KernelInfo& k, int64_t sms) {
   ClusterSlots c;
   for (int size = 2; size <= kMaxCluster; ++size) c.clusters[size] = resident_clusters(k, size, sms);
@@ -136,10 +142,7 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   // Plan for s.device, then give the caller back its current device.
   int caller_device = 0;
   COTILE_CUDA_TRY(cudaGetDevice(&caller_device), "cotile_decode_plan: device");
-  struct RestoreDevice {
-    int device;
-    ~RestoreDevice() { cudaSetDevice(device); }
-  } restore{caller_device};
+  const RestoreDevice restore{caller_device};
   COTILE_CUDA_TRY(cudaSetDevice(s.device), "cotile_decode_plan: device");
   int sms = 0;
   COTILE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s.device), "cotile_decode_plan");
@@ -174,10 +177,10 @@ extern "C" int32_t cotile_decode_resident_clusters(const cotile_decode_plan_t* p
   if (!plan || size < 1) return 0;
   const KernelInfo k = kernel_for(plan->shape.head_dim, plan->shape.kv_type);
   int caller_device = 0;
-  if (!k.fn || cudaGetDevice(&caller_device) != cudaSuccess || cudaSetDevice(plan->shape.device) != cudaSuccess) return 0;
-  const int clusters = resident_clusters(k, size, plan->sms);
-  cudaSetDevice(caller_device);
-  return clusters;
+  if (!k.fn || cudaGetDevice(&caller_device) != cudaSuccess) return 0;
+  const RestoreDevice restore{caller_device};
+  if (cudaSetDevice(plan->shape.device) != cudaSuccess) return 0;
+  return resident_clusters(k, size, plan->sms);
 }
 
 namespace {

@@ -134,8 +134,10 @@ struct DecodeCta {
   const uint8_t* q_base;
   __device__ bool q_as_loaded() const { return !C::kFp8 && C::kQInRegisters && p.q_type == (C::kBf16 ? COTILE_BF16 : COTILE_F16); }
   __device__ void swizzle_lanes() {
-    q_lane = q_as_loaded() ? int(lanes_rows_first<C::kQr>()(lane)) : int(RowSwizzle<C::kQr>{}(lanes_rows_first<C::kQr>()(lane)));
-    q_base = q_as_loaded() ? smem : smem + C::kQRawBytes;
+    const bool as_loaded = q_as_loaded();
+    const int q_offset = int(lanes_rows_first<C::kQr>()(lane));
+    q_lane = as_loaded ? q_offset : int(RowSwizzle<C::kQr>{}(q_offset));
+    q_base = as_loaded ? smem : smem + C::kQRawBytes;
     k_lane = int(RowSwizzle<kR>{}(C::kFp8 ? lanes_rows_first<kR>()(lane) : lanes_chunks_first<kR>()(lane)));
     v_lane = int(RowSwizzle<kR>{}(lanes_rows_first<kR>()(lane)));
   }

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <bit>
 #include <cstdint>
 
 #include "cotile/arch/copy.hpp"
@@ -68,13 +69,11 @@ __device__ __forceinline__ void trace(const Params& p, int phase) {
 #endif
 }
 
-constexpr int log2_of(int x) { return x <= 1 ? 0 : 1 + log2_of(x / 2); }
-
 // The shared-memory swizzle of a tile whose rows are R bytes: the 16-byte chunk index is XORed
 // with the row (mod 8), so that the 8 rows one ldmatrix phase reads fall in 8 different bank
 // groups. R = 64 has 4 chunks a row: XOR with row / 2 instead.
 template <int R>
-using RowSwizzle = ct::Swizzle<(R == 64 ? 2 : 3), 4, (R == 64 ? 3 : log2_of(R) - 4)>;
+using RowSwizzle = ct::Swizzle<(R == 64 ? 2 : 3), 4, (R == 64 ? 3 : int(std::bit_width(unsigned(R))) - 5)>;
 
 // The tile itself: (row, byte) -> shared-memory offset.
 template <int R>
