@@ -86,11 +86,12 @@ struct DecodeCta {
     const bool whole = n0 + kRows <= hi && !appended_here &&
                        (!Paged || (n0 >> rows.log2_page) == ((n0 + kRows - 1) >> rows.log2_page));  // warp-uniform
     if (whole) {
-      const RowAddress a = rows.cache<Paged>(n0 + lc.row[0]);
+      RowAddress a = rows.cache<Paged>(n0 + lc.row[0]);
+      a = RowAddress{a.k + lc.byte[0], a.v + lc.byte[0]}.opaque();
 #pragma unroll
       for (int j = 0; j < Copy::kCopies; ++j) {
-        arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sk + lc.smem[j], a.k + int64_t(Copy::row_step(j)) * rows.k_sn + lc.byte[j], true);
-        arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sv + lc.smem[j], a.v + int64_t(Copy::row_step(j)) * rows.v_sn + lc.byte[j], true);
+        arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sk + lc.smem[j], a.k + int64_t(Copy::row_step(j)) * rows.k_sn, true);
+        arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sv + lc.smem[j], a.v + int64_t(Copy::row_step(j)) * rows.v_sn, true);
       }
       return;
     }
@@ -128,15 +129,16 @@ struct DecodeCta {
   // ldmatrix lane offsets, swizzled once per CTA. A step x along a row (a multiple of 32 bytes,
   // or of 16 when the lane's own chunk is even) only sets bits the lane offset leaves clear and
   // that the swizzle does not read, so Sw(a + x) = Sw(a) ^ x: one XOR per ldmatrix.
-  // Q is read where it was loaded when that is already the compute type and order (16-bit caches
-  // with Q of the same type, held in registers): no conversion pass and one barrier fewer.
+  // Q is read where it was loaded when that is already the compute type (16-bit Q of the compute
+  // type, held in registers): no conversion pass and one barrier fewer. For an fp8 cache the
+  // MMA's k order (qk_column) is then met by reading each lane's own 4 columns.
   int q_lane, k_lane, v_lane;
   const uint8_t* q_base;
-  __device__ bool q_as_loaded() const { return !C::kFp8 && C::kQInRegisters && p.q_type == (C::kBf16 ? COTILE_BF16 : COTILE_F16); }
+  __device__ bool q_as_loaded() const { return C::kQInRegisters && p.q_type == (C::kBf16 ? COTILE_BF16 : COTILE_F16); }
   __device__ void swizzle_lanes() {
     const bool as_loaded = q_as_loaded();
     const int q_offset = int(lanes_rows_first<C::kQr>()(lane));
-    q_lane = as_loaded ? q_offset : int(RowSwizzle<C::kQr>{}(q_offset));
+    q_lane = !as_loaded ? int(RowSwizzle<C::kQr>{}(q_offset)) : C::kFp8 ? int(lanes_fragment<C::kQr>()(lane)) : q_offset;
     q_base = as_loaded ? smem : smem + C::kQRawBytes;
     k_lane = int(RowSwizzle<kR>{}(C::kFp8 ? lanes_rows_first<kR>()(lane) : lanes_chunks_first<kR>()(lane)));
     v_lane = int(RowSwizzle<kR>{}(lanes_rows_first<kR>()(lane)));
@@ -145,6 +147,13 @@ struct DecodeCta {
   // Q's A fragment for k-step ks (16 columns): (rows 0-7 | 8-15) x (k 0-7 | 8-15).
   __device__ void q_fragment(int ks, uint32_t (&a)[4]) const {
     arch::ldmatrix_x4(a[0], a[1], a[2], a[3], q_base + (q_lane ^ (32 * ks)));
+  }
+  // The same from Q as loaded, in an fp8 cache's k order: k (2c, 2c + 1) and (8 + 2c, 9 + 2c) are
+  // columns 16 ks + 4c .. 4c + 3 of rows g and g + 8.
+  __device__ void q_fragment_as_loaded(int ks, uint32_t (&a)[4]) const {
+    const uint2 r0 = *reinterpret_cast<const uint2*>(q_base + q_lane + 32 * ks);
+    const uint2 r1 = *reinterpret_cast<const uint2*>(q_base + q_lane + 8 * C::kQr + 32 * ks);
+    a[0] = r0.x, a[1] = r1.x, a[2] = r0.y, a[3] = r1.y;
   }
 
   // ---- computing ----------------------------------------------------------------------------
@@ -254,7 +263,10 @@ struct DecodeCta {
     uint32_t qa[D / 16][4];
     if constexpr (C::kQInRegisters) {
 #pragma unroll
-      for (int ks = 0; ks < D / 16; ++ks) q_fragment(ks, qa[ks]);
+      for (int ks = 0; ks < D / 16; ++ks) {
+        if (C::kFp8 && q_as_loaded()) q_fragment_as_loaded(ks, qa[ks]);
+        else q_fragment(ks, qa[ks]);
+      }
     }
 
     // 5. The main loop: per warp, per tile: S = Q K^T, online softmax, O += P V.
@@ -266,7 +278,7 @@ struct DecodeCta {
     const float y_cap = p.softcap * kLog2e;
     const int g = lane / 4, c = lane % 4;
     float o[D / 8][4] = {};
-    float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
+    float row_max[2] = {-INFINITY, -INFINITY}, base[2] = {0.0f, 0.0f}, row_sum[2] = {0.0f, 0.0f};
     for (int t = 0, stage = 0; t < my_tiles; ++t, stage = stage + 1 == kStages ? 0 : stage + 1) {
       arch::cp_async_wait<kStages - 2>();
       __syncwarp();
@@ -280,10 +292,8 @@ struct DecodeCta {
       }
       float s[2][4] = {};
       scores(sk, qa, s);
-      // Scores in base 2 (y = log2(e) x), masked past hi; the running max and rescale per row.
+      // Scores in base 2 (y = log2(e) x), masked past hi (only a sequence's last tile).
       const int n0 = lo + kRows * (kWarps * t + warp);
-      float tile_max[2] = {-INFINITY, -INFINITY};
-      const bool partial = n0 + kRows > hi;  // warp-uniform: only the last tile masks
       if (capped) {  // one branch per tile (not per score)
 #pragma unroll
         for (int nt = 0; nt < 2; ++nt)
@@ -295,23 +305,40 @@ struct DecodeCta {
 #pragma unroll
           for (int i = 0; i < 4; ++i) s[nt][i] *= y_scale;
       }
+      if (n0 + kRows > hi) [[unlikely]] {  // warp-uniform
+#pragma unroll
+        for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+          for (int i = 0; i < 4; ++i)
+            if (n0 + 8 * nt + 2 * c + (i & 1) >= hi) s[nt][i] = -INFINITY;
+      }
+      // The online softmax with a lazy reference: row r's probabilities are 2^(y - base[r]), where
+      // base[r] is the row's max when it last moved; it moves (and O and the sum are rescaled)
+      // only when a score exceeds row_max by more than kLazyRescale. So P <= 2^kLazyRescale, exact
+      // to f16/bf16 precision, the fp32 sums far from overflow, and most tiles skip the rows'
+      // cross-lane max and O's rescale (a warp vote on the lane's own scores decides).
+      float lane_max[2] = {-INFINITY, -INFINITY};
 #pragma unroll
       for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          if (partial && n0 + 8 * nt + 2 * c + (i & 1) >= hi) s[nt][i] = -INFINITY;
-          tile_max[i / 2] = fmaxf(tile_max[i / 2], s[nt][i]);
-        }
-      float alpha[2], base[2];
+        for (int i = 0; i < 4; ++i) lane_max[i / 2] = fmaxf(lane_max[i / 2], s[nt][i]);
+      if (__any_sync(0xffffffffu, lane_max[0] > row_max[0] + kLazyRescale || lane_max[1] > row_max[1] + kLazyRescale)) {
+        float alpha[2];
 #pragma unroll
-      for (int r = 0; r < 2; ++r) {
-        tile_max[r] = fmaxf(tile_max[r], __shfl_xor_sync(0xffffffffu, tile_max[r], 1));
-        tile_max[r] = fmaxf(tile_max[r], __shfl_xor_sync(0xffffffffu, tile_max[r], 2));
-        const float m_new = fmaxf(row_max[r], tile_max[r]);
-        base[r] = m_new == -INFINITY ? 0.0f : m_new;  // an all-masked row so far: exp2(-inf) = 0
-        alpha[r] = exp2_fast(row_max[r] - base[r]);
-        row_max[r] = m_new;
-        row_sum[r] *= alpha[r];
+        for (int r = 0; r < 2; ++r) {
+          lane_max[r] = fmaxf(lane_max[r], __shfl_xor_sync(0xffffffffu, lane_max[r], 1));
+          lane_max[r] = fmaxf(lane_max[r], __shfl_xor_sync(0xffffffffu, lane_max[r], 2));
+          const float m_new = fmaxf(row_max[r], lane_max[r]);
+          const float b_new = m_new == -INFINITY ? 0.0f : m_new;  // an all-masked row so far: exp2(-inf) = 0
+          alpha[r] = exp2_fast(base[r] - b_new);
+          row_max[r] = m_new;
+          base[r] = b_new;
+          row_sum[r] *= alpha[r];
+        }
+#pragma unroll
+        for (int nt = 0; nt < D / 8; ++nt)
+#pragma unroll
+          for (int i = 0; i < 4; ++i) o[nt][i] *= alpha[i / 2];
       }
 #pragma unroll
       for (int nt = 0; nt < 2; ++nt)
@@ -320,12 +347,6 @@ struct DecodeCta {
           s[nt][i] = exp2_fast(s[nt][i] - base[i / 2]);
           row_sum[i / 2] += s[nt][i];
         }
-      if (__any_sync(0xffffffffu, alpha[0] != 1.0f || alpha[1] != 1.0f)) {  // a row's max rose: rescale O
-#pragma unroll
-        for (int nt = 0; nt < D / 8; ++nt)
-#pragma unroll
-          for (int i = 0; i < 4; ++i) o[nt][i] *= alpha[i / 2];
-      }
       // P's A fragment: (row g | g+8) x (k 2c.. | 8+2c..) = the two n8 tiles of S.
       const uint32_t pa[4] = {pack2<C::kBf16>(s[0][0], s[0][1]), pack2<C::kBf16>(s[0][2], s[0][3]),
                               pack2<C::kBf16>(s[1][0], s[1][1]), pack2<C::kBf16>(s[1][2], s[1][3])};

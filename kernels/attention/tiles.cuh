@@ -38,6 +38,8 @@ using ct::Int;
 #endif
 
 constexpr float kLog2e = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
+// The online softmax's reference moves only when a score exceeds it by more than this (base 2).
+constexpr float kLazyRescale = 8.0f;
 
 // 2^x (MUFU.EX2; flushes subnormal results, which are below any probability that matters).
 __device__ __forceinline__ float exp2_fast(float x) {
@@ -92,6 +94,11 @@ COTILE_HD constexpr auto lanes_rows_first() {
 template <int R>
 COTILE_HD constexpr auto lanes_chunks_first() {
   return ct::make_layout(ct::make_shape(_8{}, _2{}, _2{}), ct::make_stride(Int<R>{}, _16{}, Int<8 * R>{}));
+}
+// An MMA fragment's own 8 bytes: lane l = 4g + c reads bytes 8c.. of row g (and of row g + 8).
+template <int R>
+COTILE_HD constexpr auto lanes_fragment() {
+  return ct::make_layout(ct::make_shape(_4{}, _8{}), ct::make_stride(_8{}, Int<R>{}));
 }
 
 // Compile-time configuration for head dimension D and cache type KvType.
@@ -148,15 +155,19 @@ struct TileCopy {
   COTILE_HD static constexpr auto coords(int lane) {
     return ct::partition_S(copy(), ct::make_identity_tensor(ct::make_shape(_16{}, Int<R>{})), lane);
   }
-  // The tile row of copy j of lane L, at compile time.
+  // The tile row and row byte of copy j of lane L, at compile time.
   template <int L>
   static constexpr int copy_row(int j) { return int(ct::get<0>(coords(L)[16 * j])); }
-  // Copy j is row_step(j) rows below copy 0 for every lane (the copies are passes over the rows):
-  // a tile in one page needs one row address per lane.
+  template <int L>
+  static constexpr int copy_byte(int j) { return int(ct::get<1>(coords(L)[16 * j])); }
+  // Copy j is row_step(j) rows below copy 0, at the same byte, for every lane (the copies are
+  // passes over the rows): a tile in one page needs one row address per lane.
   static constexpr int row_step(int j) { return copy_row<0>(j) - copy_row<0>(0); }
   static_assert([] {
     for (int j = 0; j < kCopies; ++j)
-      if (copy_row<31>(j) - copy_row<31>(0) != row_step(j) || copy_row<7>(j) - copy_row<7>(0) != row_step(j)) return false;
+      if (copy_row<31>(j) - copy_row<31>(0) != row_step(j) || copy_row<7>(j) - copy_row<7>(0) != row_step(j) ||
+          copy_byte<31>(j) != copy_byte<31>(0) || copy_byte<7>(j) != copy_byte<7>(0))
+        return false;
     return true;
   }(), "decode: a lane's copies must be whole rows apart");
 
@@ -184,6 +195,13 @@ struct TileCopy {
 struct RowAddress {
   const uint8_t* k;
   const uint8_t* v;
+  // This address, opaque to the compiler: copies at fixed offsets from it add their offsets to it
+  // (one 64-bit add each) instead of redoing row * stride per copy.
+  __device__ __forceinline__ RowAddress opaque() const {
+    RowAddress r = *this;
+    asm("" : "+l"(r.k), "+l"(r.v));
+    return r;
+  }
 };
 struct KvRows {
   const uint8_t *k, *v;          // contiguous: row 0 of (b, h); paged: page 0, row 0, head h
