@@ -34,10 +34,11 @@ inline Workspace workspace_layout(int64_t units, int64_t splits, int64_t d, int6
 //                CTAs per SM * cta bytes / sm_rate,        what one SM's CTAs can consume
 //                waves * cta bytes / cta_rate)             what one CTA can consume
 //   time   = stream + waves * kStartup + merge
-// The rates (Work::of) depend on the instructions per byte: 16-bit caches with D >= 128 stream
-// slightly faster with one CTA per SM than two CTAs share it (cta_rate 1.05) and up to 1.3x the
-// share when other SMs idle; fp8 caches and D = 64 (more work per byte: conversions, per-row
-// softmax) reach 0.6 with one CTA and 0.9 with two. The merge: none for s = 1; kClusterMerge when
+// The rates (Work::of): one CTA alone on an SM streams slightly faster than two CTAs share it
+// (cta_rate 1.05) and up to 1.3x the share when other SMs idle. fp8 caches and D = 64 (more work
+// per byte) had lower rates until the lazy rescale and fewer address instructions per tile; since
+// then forced-split sweeps (results/h200_2026-11-29_splits) find the same choices best for them
+// as for 16-bit caches with D = 128 (e.g. fp8 (8,32,8,8192): 2c 37.0 us, 4 40.8 us). The merge: none for s = 1; kClusterMerge when
 // the unit's s CTAs form a cluster and merge in distributed shared memory; through the workspace,
 // kGlobalMerge (publish, counter: L2 round trips, and the splits' spread over the GPU) plus the
 // last CTA reading the s partials (s * partial_bytes) at ~22 GB/s (kMergeRead x the share).
@@ -61,8 +62,7 @@ struct Work {
   int64_t partial_bytes;           // one split's partial O of a unit: its query rows x D, 16-bit
   double cta_rate, sm_rate;
   static Work of(int64_t units, int64_t rows, int64_t head_dim, int64_t kv_bytes, int64_t group) {
-    const bool heavy = kv_bytes == 1 || head_dim < 128;
-    return {units, rows, 2 * head_dim * kv_bytes, std::min<int64_t>(group, kRows) * head_dim * 2, heavy ? 0.6 : 1.05, heavy ? 0.9 : 1.3};
+    return {units, rows, 2 * head_dim * kv_bytes, std::min<int64_t>(group, kRows) * head_dim * 2, 1.05, 1.3};
   }
 };
 // The merge for a given s: the cluster when all units' clusters are resident at once.

@@ -186,11 +186,13 @@ TEST(DecodeSplits, FewLongSequencesFillOneWave) {
   EXPECT_EQ(str(choose_splits(h200(), work(4, 32, 8192, 128, 2, 1))), "1");  // 128 units: one CTA per SM already
   EXPECT_EQ(str(choose_splits(h200(true), work(8, 8, 8192, 256))), "2c");
   EXPECT_EQ(str(choose_splits(h200(), work(16, 4, 16384))), "2c");
-  EXPECT_EQ(str(choose_splits(h200(), work(8, 8, 8192, 128, 1))), "4");  // fp8: a lone CTA is too slow
-  EXPECT_EQ(str(choose_splits(h200(), work(16, 4, 16384, 128, 1))), "4");
-  EXPECT_EQ(str(choose_splits(h200(), work(8, 8, 8192, 64))), "4");      // D = 64 too
-  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 32768, 128, 1))), "33");
-  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 131072, 128, 1, 16))), "33");
+  // fp8 caches and D = 64 choose as 16-bit D = 128 does (forced-split sweep, H200, us):
+  EXPECT_EQ(str(choose_splits(h200(), work(8, 8, 8192, 128, 1))), "2c");          // 2c 37.0, 4 40.8, 8 48.4
+  EXPECT_EQ(str(choose_splits(h200(), work(16, 4, 16384, 128, 1))), "2c");        // 2c 67.8, 4 74.0
+  EXPECT_EQ(str(choose_splits(h200(), work(8, 8, 8192, 64))), "2c");             // 2c 35.7, 3c 37.4, 4 37.8
+  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 32768, 128, 1))), "16");         // 16 25.2, 33 26.1
+  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 131072, 128, 1, 16))), "16");    // 16 72.0, 33 77.7
+  EXPECT_EQ(str(choose_splits(h200(), work(4, 32, 8192, 128, 1, 1))), "1");       // 1 65.7, 2c 68.3
 }
 
 TEST(DecodeSplits, ManySequencesDoNotSplit) {
