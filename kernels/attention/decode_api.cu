@@ -63,19 +63,30 @@ KernelInfo kernel_for(int64_t d, int32_t kv) {
 }
 
 // A launch of kernel k: `grid` CTAs of kThreads with the kernel's shared memory, in clusters of
-// `cluster` CTAs along x (1: no cluster).
+// `cluster` CTAs along x (1: no cluster), and (`dependent`) as a programmatic dependent launch:
+// its CTAs may start during the previous kernel's tail and wait for it in grid_dependency_wait.
+#ifndef COTILE_DECODE_PDL
+#define COTILE_DECODE_PDL 1
+#endif
 struct Launch {
   cudaLaunchConfig_t config{};
-  cudaLaunchAttribute attribute{};
-  Launch(const KernelInfo& k, int64_t grid, int cluster, cudaStream_t stream) {
+  cudaLaunchAttribute attributes[2]{};
+  Launch(const KernelInfo& k, int64_t grid, int cluster, cudaStream_t stream, bool dependent = false) {
     config.gridDim = dim3(unsigned(grid));
     config.blockDim = dim3(kThreads);
     config.dynamicSmemBytes = size_t(k.smem);
     config.stream = stream;
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = unsigned(cluster), attribute.val.clusterDim.y = 1, attribute.val.clusterDim.z = 1;
-    config.attrs = &attribute;
-    config.numAttrs = cluster > 1 ? 1 : 0;
+    config.attrs = attributes;
+    if (cluster > 1) {
+      cudaLaunchAttribute& a = attributes[config.numAttrs++];
+      a.id = cudaLaunchAttributeClusterDimension;
+      a.val.clusterDim.x = unsigned(cluster), a.val.clusterDim.y = 1, a.val.clusterDim.z = 1;
+    }
+    if (dependent && COTILE_DECODE_PDL) {
+      cudaLaunchAttribute& a = attributes[config.numAttrs++];
+      a.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      a.val.programmaticStreamSerializationAllowed = 1;
+    }
   }
   Launch(const Launch&) = delete;  // config.attrs points into this object
 };
@@ -280,7 +291,7 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   p.trace = g_trace;
 #endif
   void* kargs[] = {&p};
-  const Launch launch(k, plan->grid, plan->cluster, static_cast<cudaStream_t>(stream));
+  const Launch launch(k, plan->grid, plan->cluster, static_cast<cudaStream_t>(stream), true);
   COTILE_CUDA_TRY(cudaLaunchKernelExC(&launch.config, k.fn, kargs), "cotile_decode_run: launch");
   return ok();
 }

@@ -1,5 +1,6 @@
 // The PTX wrappers on the GPU, with register fragments placed by the atom traits' layouts (so the
-// traits are checked too): cp.async with zero fill, ldmatrix, mma.sync f16 and e4m3, wgmma f16 SS.
+// traits are checked too): cp.async with zero fill, ldmatrix, mma.sync f16 and e4m3, wgmma f16 SS;
+// programmatic dependent launch (a dependent grid that starts early still reads after the wait).
 // Skipped (exit 77) without a GPU.
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "../gpu_skip.hpp"
+#include "cotile/arch/dependent_launch.hpp"
 #include "cotile/arch/mma_sm80.hpp"
 #include "cotile/arch/wgmma.hpp"
 #include "cotile/cotile.hpp"
@@ -96,6 +98,20 @@ std::vector<int> tv_map(const Layout& l) {
   for (int t = 0; t < threads; ++t)
     for (int v = 0; v < vals; ++v) m[t * vals + v] = int(eval(l, make_tuple(I(D(t)), I(D(v)))).value);
   return m;
+}
+
+// The producer lets its dependent start at once, then writes late; the dependent, started early,
+// must still see every write after grid_dependency_wait.
+__global__ void producer_kernel(int* data, int n) {
+  arch::launch_dependents();
+  const long long t0 = clock64();
+  while (clock64() - t0 < 20'000'000) {  // ~10 ms
+  }
+  for (int i = threadIdx.x; i < n; i += blockDim.x) data[i] = i + 1;
+}
+__global__ void dependent_kernel(const int* data, int* out, int n) {
+  arch::grid_dependency_wait();
+  for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = data[i];
 }
 
 template <class T>
@@ -192,6 +208,22 @@ int main() {
         for (int k = 0; k < 16; ++k) want += fa[m * 16 + k] * fb[n * 16 + k];
         check(d[m + 64 * n] == want, "wgmma_64x64x16_f16_ss", m + 64 * n, d[m + 64 * n], want);
       }
+  }
+  {  // programmatic dependent launch
+    constexpr int n = 256;
+    int* data = to_device(std::vector<int>(n));
+    int* out = to_device(std::vector<int>(n));
+    producer_kernel<<<1, 128>>>(data, n);
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(1), config.blockDim = dim3(128);
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = &attribute, config.numAttrs = 1;
+    const int* cdata = data;
+    check(cudaLaunchKernelEx(&config, dependent_kernel, cdata, out, n) == cudaSuccess, "dependent launch", 0, 0, 0);
+    const auto got = from_device(out, n);
+    for (int i = 0; i < n; ++i) check(got[i] == i + 1, "grid_dependency_wait", i, got[i], i + 1);
   }
   if (cudaDeviceSynchronize() != cudaSuccess) {
     std::printf("FAIL CUDA error: %s\n", cudaGetErrorString(cudaGetLastError()));
