@@ -73,7 +73,9 @@ typedef struct {
 cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, cotile_decode_plan_t* plan);
 
 /* Launch on `stream` (a cudaStream_t; NULL = default stream). Checks every argument on the host
- * (no device reads, no synchronization) and returns an error without launching if one is wrong. */
+ * (no device reads, no synchronization) and returns an error without launching if one is wrong.
+ * The kernel is a programmatic dependent launch: it may start during the previous kernel's tail
+ * and waits for that kernel to complete before it reads or writes any global memory. */
 cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, const cotile_decode_args_t* args, void* workspace,
                                 uint64_t workspace_bytes, void* stream);
 
