@@ -2,7 +2,8 @@
 // of awkward shapes: B in {1, 3, 17}, N in {0, 1, 15, 16, 17, 1000, 65537}, G in {1, 3, 4, 5, 8,
 // 16, 32}, D in {64, 128, 256}, contiguous (both orders) and paged caches (pages of 1, 16, 256),
 // remap and append on and off, every (Q, KV) dtype pair, soft-cap and window, per-head scales;
-// plus a cache of more than 2^31 elements. Each case: fresh random inputs, poisoned outputs,
+// plus forced splits, wide scores (the lazy rescale's reference moving many times) and a cache of
+// more than 2^31 elements. Each case: fresh random inputs, poisoned outputs,
 // ‖O - ref‖ / ‖ref‖ under the dtype's tolerance, LSE, empty sequences exactly 0 / -inf, the
 // appended row in the cache, and a second run (split counters reset) identical to the first.
 //
@@ -80,13 +81,15 @@ struct Case {
   bool per_head_scale = false;
   bool pad_q = false;
   int splits = 0;  // 0: the plan's choice
+  float q_amp = 0;  // Q's values in [-q_amp, q_amp]; 0: the default (1, or 4 for fp8 Q with an fp8 cache)
   std::string name() const {
     static const char* dt[] = {"f16", "bf16", "e4m3", "e5m2"};
     char s[256];
-    std::snprintf(s, sizeof s, "B=%d N=%d G=%d D=%d Hkv=%d %s%s%s%s q=%s kv=%s o=%s cap=%g win=%d%s%s", B, N, G, D, Hkv,
+    std::snprintf(s, sizeof s, "B=%d N=%d G=%d D=%d Hkv=%d %s%s%s%s q=%s kv=%s o=%s cap=%g win=%d%s%s%s", B, N, G, D, Hkv,
                   cache == Cache::kBNHD ? "BNHD" : cache == Cache::kBHND ? "BHND" : "paged", cache == Cache::kPaged ? std::to_string(page).c_str() : "",
                   remap ? " remap" : "", append ? " append" : "", dt[q_type], dt[kv_type], dt[o_type], softcap, window,
-                  per_head_scale ? " per-head" : "", splits ? (" splits=" + std::to_string(splits)).c_str() : "");
+                  per_head_scale ? " per-head" : "", splits ? (" splits=" + std::to_string(splits)).c_str() : "",
+                  q_amp > 0 ? (" q_amp=" + std::to_string(int(q_amp))).c_str() : "");
     return s;
   }
 };
@@ -135,7 +138,7 @@ bool run_case(const Case& c) {
       vn(size_t(B) * c.Hkv * D * kvb), o(size_t(B) * Hq * D * 2), lse(size_t(B) * Hq * 4), seq(B * 4), tab(table.size() * 4 + 4),
       rmp(B * 4), ksh(c.Hkv * 4), vsh(c.Hkv * 4);
   const float amp_kv = kvb == 1 ? 4.0f : 1.0f;
-  fill(q, int64_t(B) * Hq * q_sh, c.q_type, g_seed * 7 + 1, kvb == 1 && qb == 1 ? 4.0f : 1.0f);
+  fill(q, int64_t(B) * Hq * q_sh, c.q_type, g_seed * 7 + 1, c.q_amp > 0 ? c.q_amp : kvb == 1 && qb == 1 ? 4.0f : 1.0f);
   fill(k, cache_elems, c.kv_type, g_seed * 7 + 2, amp_kv);
   fill(v, cache_elems, c.kv_type, g_seed * 7 + 3, amp_kv);
   fill(kn, int64_t(B) * c.Hkv * D, c.kv_type, g_seed * 7 + 4, amp_kv);
@@ -312,6 +315,18 @@ int main(int argc, char** argv) {
     if (quick && (splits == 8 || splits == 128)) continue;
     Case c{3, 1000, 5, 128, 2, Cache::kPaged, 16, false, true, COTILE_F16, COTILE_E4M3, COTILE_F16};
     c.splits = splits, c.per_head_scale = true;
+    run_case(c);
+  }
+  // Wide scores (Q 40x larger: a score's spread is ~19 in log2 units): a row's record max keeps
+  // jumping by more than the lazy rescale's 2^8 along the sequence, so the reference moves (and O
+  // is rescaled) many times, in one CTA and across the splits' merges.
+  for (int splits : {0, 20}) {
+    Case c{3, quick ? 1000 : 65537, 8, 128, 1, Cache::kBNHD, 0, false, true, COTILE_F16, COTILE_F16, COTILE_F16};
+    c.splits = splits, c.q_amp = 40;
+    run_case(c);
+    c.q_type = c.kv_type = c.o_type = COTILE_BF16, c.cache = Cache::kPaged, c.page = 16, c.G = 5;
+    run_case(c);
+    c.q_type = COTILE_F16, c.kv_type = COTILE_E4M3, c.o_type = COTILE_F16, c.cache = Cache::kBHND, c.D = 64, c.softcap = 50;
     run_case(c);
   }
   if (!quick) {
