@@ -579,11 +579,9 @@ __global__ void __launch_bounds__(kThreads, COTILE_DECODE_MIN_CTAS) decode_kerne
   cta.h = cta.unit / p.m_tiles % p.heads_kv;
   cta.b = cta.unit / p.m_tiles / p.heads_kv;
   cta.valid_rows = ::min(kRows, p.group - kRows * cta.m_tile);
-  // Launched as a programmatic dependent of the previous kernel, this CTA may be started while that
-  // kernel's last CTAs finish: everything in global memory (Q, the cache, seqlen, page table, the
-  // split counters) is read or written after it has completed. No early trigger
-  // (launch_dependents): a next decode launched early doubles up CTAs on SMs that one-wave grids
-  // spread one per SM (12-15% slower, results/h200_2026-11-29_pdl_ab).
+  // A programmatic dependent launch: this CTA may start during the previous kernel's tail, so all
+  // global memory is touched after that kernel completes. (No early trigger for the next one: see
+  // "Launch" in docs/design/decode.md.)
   arch::grid_dependency_wait();
   trace(p, 0);
   cta.start_q();
