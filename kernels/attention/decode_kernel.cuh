@@ -88,7 +88,7 @@ struct DecodeCta {
                        (!Paged || (n0 >> rows.log2_page) == ((n0 + kRows - 1) >> rows.log2_page));  // warp-uniform
     if (whole) {
       RowAddress a = rows.cache<Paged>(n0 + lc.row[0]);
-      a = RowAddress{a.k + lc.byte[0], a.v + lc.byte[0]}.opaque();
+      a = RowAddress{a.k + lc.byte, a.v + lc.byte}.opaque();
 #pragma unroll
       for (int j = 0; j < Copy::kCopies; ++j) {
         arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sk + lc.smem[j], a.k + int64_t(Copy::row_step(j)) * rows.k_sn, true);
@@ -101,8 +101,8 @@ struct DecodeCta {
       const int n = n0 + lc.row[j];
       const bool valid = n < hi;
       const RowAddress a = appended_here ? rows.attended<Paged>(valid ? n : lo) : rows.cache<Paged>(valid ? n : lo);
-      arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sk + lc.smem[j], a.k + lc.byte[j], valid);
-      arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sv + lc.smem[j], a.v + lc.byte[j], valid);
+      arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sk + lc.smem[j], a.k + lc.byte, valid);
+      arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sv + lc.smem[j], a.v + lc.byte, valid);
     }
   }
 
@@ -145,16 +145,17 @@ struct DecodeCta {
     v_lane = int(RowSwizzle<kR>{}(lanes_rows_first<kR>()(lane)));
   }
 
-  // Q's A fragment for k-step ks (16 columns): (rows 0-7 | 8-15) x (k 0-7 | 8-15).
+  // Q's A fragment for k-step ks (16 columns): (rows 0-7 | 8-15) x (k 0-7 | 8-15). From Q as loaded
+  // for an fp8 cache, in its k order: k (2c, 2c + 1) and (8 + 2c, 9 + 2c) are columns
+  // 16 ks + 4c .. 4c + 3 of rows g and g + 8 (two 8-byte loads); else one ldmatrix.
   __device__ void q_fragment(int ks, uint32_t (&a)[4]) const {
-    arch::ldmatrix_x4(a[0], a[1], a[2], a[3], q_base + (q_lane ^ (32 * ks)));
-  }
-  // The same from Q as loaded, in an fp8 cache's k order: k (2c, 2c + 1) and (8 + 2c, 9 + 2c) are
-  // columns 16 ks + 4c .. 4c + 3 of rows g and g + 8.
-  __device__ void q_fragment_as_loaded(int ks, uint32_t (&a)[4]) const {
-    const uint2 r0 = *reinterpret_cast<const uint2*>(q_base + q_lane + 32 * ks);
-    const uint2 r1 = *reinterpret_cast<const uint2*>(q_base + q_lane + 8 * C::kQr + 32 * ks);
-    a[0] = r0.x, a[1] = r1.x, a[2] = r0.y, a[3] = r1.y;
+    if (C::kFp8 && q_as_loaded()) {
+      const uint2 r0 = *reinterpret_cast<const uint2*>(q_base + q_lane + 32 * ks);
+      const uint2 r1 = *reinterpret_cast<const uint2*>(q_base + q_lane + 8 * C::kQr + 32 * ks);
+      a[0] = r0.x, a[1] = r1.x, a[2] = r0.y, a[3] = r1.y;
+    } else {
+      arch::ldmatrix_x4(a[0], a[1], a[2], a[3], q_base + (q_lane ^ (32 * ks)));
+    }
   }
 
   // ---- computing ----------------------------------------------------------------------------
@@ -264,10 +265,7 @@ struct DecodeCta {
     uint32_t qa[D / 16][4];
     if constexpr (C::kQInRegisters) {
 #pragma unroll
-      for (int ks = 0; ks < D / 16; ++ks) {
-        if (C::kFp8 && q_as_loaded()) q_fragment_as_loaded(ks, qa[ks]);
-        else q_fragment(ks, qa[ks]);
-      }
+      for (int ks = 0; ks < D / 16; ++ks) q_fragment(ks, qa[ks]);
     }
 
     // 5. The main loop: per warp, per tile: S = Q K^T, online softmax, O += P V.
@@ -314,7 +312,8 @@ struct DecodeCta {
             if (n0 + 8 * nt + 2 * c + (i & 1) >= hi) s[nt][i] = -INFINITY;
       }
       // The online softmax with a lazy reference: row r's probabilities are 2^(y - base[r]), where
-      // base[r] is the row's max when it last moved; it moves (and O and the sum are rescaled)
+      // base[r] is the row's max when it last moved (row_max[r], kept as 0 while that is -inf so
+      // that exp2 gives 0, not NaN); it moves (and O and the sum are rescaled)
       // only when a score exceeds row_max by more than kLazyRescale. So P <= 2^kLazyRescale, exact
       // to f16/bf16 precision, the fp32 sums far from overflow, and most tiles skip the rows'
       // cross-lane max and O's rescale (a warp vote on the lane's own scores decides).

@@ -141,8 +141,8 @@ struct Config {
 };
 
 // A warp's copy of one 16-row tile of R-byte rows (K or V) into the swizzled tile: lanes along a
-// row's 16-byte chunks, rows in passes. An object holds one lane's copies: tile row, byte in the
-// row, shared-memory offset.
+// row's 16-byte chunks, rows in passes. An object holds one lane's copies: tile rows and
+// shared-memory offsets, and the byte in the row (the same for all of them).
 template <int R>
 struct TileCopy {
   static constexpr int kLanesPerRow = R / 16 < 32 ? R / 16 : 32;
@@ -155,33 +155,30 @@ struct TileCopy {
   COTILE_HD static constexpr auto coords(int lane) {
     return ct::partition_S(copy(), ct::make_identity_tensor(ct::make_shape(_16{}, Int<R>{})), lane);
   }
-  // The tile row and row byte of copy j of lane L, at compile time.
-  template <int L>
-  static constexpr int copy_row(int j) { return int(ct::get<0>(coords(L)[16 * j])); }
-  template <int L>
-  static constexpr int copy_byte(int j) { return int(ct::get<1>(coords(L)[16 * j])); }
+  // The tile row and row byte of copy j of a lane, at compile time.
+  static constexpr int copy_row(int lane, int j) { return int(ct::get<0>(coords(lane)[16 * j])); }
+  static constexpr int copy_byte(int lane, int j) { return int(ct::get<1>(coords(lane)[16 * j])); }
   // Copy j is row_step(j) rows below copy 0, at the same byte, for every lane (the copies are
   // passes over the rows): a tile in one page needs one row address per lane.
-  static constexpr int row_step(int j) { return copy_row<0>(j) - copy_row<0>(0); }
+  static constexpr int row_step(int j) { return copy_row(0, j) - copy_row(0, 0); }
   static_assert([] {
-    for (int j = 0; j < kCopies; ++j)
-      if (copy_row<31>(j) - copy_row<31>(0) != row_step(j) || copy_row<7>(j) - copy_row<7>(0) != row_step(j) ||
-          copy_byte<31>(j) != copy_byte<31>(0) || copy_byte<7>(j) != copy_byte<7>(0))
-        return false;
+    for (int lane = 0; lane < 32; ++lane)
+      for (int j = 0; j < kCopies; ++j)
+        if (copy_row(lane, j) - copy_row(lane, 0) != row_step(j) || copy_byte(lane, j) != copy_byte(lane, 0)) return false;
     return true;
   }(), "decode: a lane's copies must be whole rows apart");
 
-  int row[kCopies], smem[kCopies], byte[kCopies];
+  int row[kCopies], smem[kCopies], byte;
   __device__ static TileCopy of_lane(int lane) {
     const auto c = coords(lane);
     static_assert(decltype(ct::size(c))::value == 16 * kCopies, "16 bytes per copy");
     constexpr auto smem_tile = tile_layout<R>();
     TileCopy lc;
+    lc.byte = int(ct::get<1>(c[0]));
 #pragma unroll
     for (int j = 0; j < kCopies; ++j) {
       lc.row[j] = int(ct::get<0>(c[16 * j]));
-      lc.byte[j] = int(ct::get<1>(c[16 * j]));
-      lc.smem[j] = int(smem_tile(lc.row[j], lc.byte[j]));
+      lc.smem[j] = int(smem_tile(lc.row[j], lc.byte));
     }
     return lc;
   }
