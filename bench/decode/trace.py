@@ -1,7 +1,13 @@
 """Per-CTA phase times of one decode launch (a library built with -DCOTILE_DECODE_TRACE=1):
-where a CTA's time goes (start -> Q ready -> main loop done -> partial published -> merged).
+where a CTA's time goes (start -> Q ready -> main loop done -> the warps' results in shared
+memory -> partial published -> split counter read -> merged), warp 0's progress through its
+tiles (each eighth), and the epilogue's steps per CTA.
 
-    COTILE_ATTENTION_LIB=.../libcotile_attention.so python3 bench/decode/trace.py B Hq Hkv N D [fp16|bf16|fp8-e4m3]
+    COTILE_ATTENTION_LIB=.../libcotile_attention.so python3 bench/decode/trace.py B Hq Hkv N D [fp16|bf16|fp8-e4m3 [splits]]
+
+The traced launch follows three untraced ones and, by default, an L2 flush (zeroing 256 MiB);
+TRACE_WARM=1 skips the flush: the flush leaves dirty lines in L2 whose write-back slows the
+launch's first tens of microseconds, which the benchmark (no writes between launches) never sees.
 """
 import ctypes
 import os
@@ -14,32 +20,46 @@ import cotile_decode  # noqa: E402
 
 B, Hq, Hkv, N, D = map(int, sys.argv[1:6])
 kv = sys.argv[6] if len(sys.argv) > 6 else "fp16"
+splits = int(sys.argv[7]) if len(sys.argv) > 7 else 0  # 0: the plan's choice
 kv_dtype = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp8-e4m3": torch.float8_e4m3fn}[kv]
 q_dtype = torch.bfloat16 if kv == "bf16" else torch.float16
 q = torch.randn(B, Hq, D, device="cuda", dtype=q_dtype)
 k = torch.randn(B, Hkv, N, D, device="cuda", dtype=torch.float16).to(kv_dtype)
 v = torch.randn(B, Hkv, N, D, device="cuda", dtype=torch.float16).to(kv_dtype)
 seqlen = torch.full((B,), N, dtype=torch.int32, device="cuda")
-plan = cotile_decode.DecodePlan(B, Hq, Hkv, D, N, q_dtype=q_dtype, kv_dtype=kv_dtype, o_dtype=q_dtype)
+plan = cotile_decode.DecodePlan(B, Hq, Hkv, D, N, q_dtype=q_dtype, kv_dtype=kv_dtype, o_dtype=q_dtype, splits=splits)
 lib = cotile_decode._library()
-buf = torch.zeros(plan.grid * 6, dtype=torch.int64, device="cuda")
+buf = torch.zeros(plan.grid * 16, dtype=torch.int64, device="cuda")
 flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
 for _ in range(3):
     plan.run(q, k, v, seqlen, kv_layout="HND")
 lib.cotile_decode_set_trace(ctypes.c_void_p(buf.data_ptr()))
-flush.zero_()
+if not os.environ.get("TRACE_WARM"):  # cold L2 (and TLB) by default
+    flush.zero_()
 torch.cuda.synchronize()
 plan.run(q, k, v, seqlen, kv_layout="HND")
 torch.cuda.synchronize()
 lib.cotile_decode_set_trace(ctypes.c_void_p(0))
-t = buf.view(plan.grid, 6).cpu().tolist()
+t = buf.view(plan.grid, 16).cpu().tolist()
 t0 = min(r[0] for r in t)
 end = max(max(r[:5]) for r in t)
 print(f"{B},{Hq},{Hkv},{N},{D} {kv}: grid {plan.grid} splits {plan.splits}; launch span {(end - t0) / 1e3:.2f} us")
-names = ["start", "q ready", "loop done", "published", "merged"]
-for ph in range(5):
+names = ["start", "q ready", "loop done", "published", "merged"] + [""] * 9 + ["warps in", "counted"]
+for ph in (0, 1, 2, 14, 3, 15, 4):
     xs = sorted((r[ph] - t0) / 1e3 for r in t if r[ph])
     if xs:
         print(f"  {names[ph]:>10}: n={len(xs):5d} min {xs[0]:8.2f} median {xs[len(xs) // 2]:8.2f} max {xs[-1]:8.2f} us")
+for k in range(8):  # warp 0's progress: tile k/8 of its tiles arrived
+    xs = sorted((r[6 + k] - t0) / 1e3 for r in t if r[6 + k])
+    if xs:
+        print(f"  tile {k}/8 in: n={len(xs):5d} min {xs[0]:8.2f} median {xs[len(xs) // 2]:8.2f} max {xs[-1]:8.2f} us")
+marks = [r[6:14] + [r[2]] for r in t if all(r[6:14])]
+if marks:  # each interval is 1/8 of every CTA's tiles (warp 0's share)
+    print("  interval durations (median over CTAs, us): " + " ".join(
+        f"{sorted((m[k + 1] - m[k]) / 1e3 for m in marks)[len(marks) // 2]:.2f}" for k in range(8)))
+for a, b, what in ((2, 14, "warps' results to shared"), (14, 3, "partial/output written"), (3, 15, "counter"), (15, 4, "merge")):
+    xs = sorted((r[b] - r[a]) / 1e3 for r in t if r[a] and r[b])
+    if xs:
+        print(f"  {what:>24} per CTA: median {xs[len(xs) // 2]:.2f} max {xs[-1]:.2f} us")
 loop = sorted((r[2] - r[1]) / 1e3 for r in t)
 print(f"  main loop per CTA: median {loop[len(loop) // 2]:.2f} us, max {loop[-1]:.2f} us")

@@ -13,7 +13,8 @@
 //     through kStages shared-memory stages; no block barrier in the main loop.
 //     The 4 warps' (max, sum, O) are merged in shared memory; with several splits, the splits of
 //     a (b, h, m_tile) merge in distributed shared memory when they form a cluster (up to 8), else
-//     the last CTA to finish merges the partials through global memory (no second launch).
+//     the last CTA to finish merges the partials through global memory (no second launch):
+//     merge.cuh.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -23,21 +24,10 @@
 #include "cotile/arch/cluster.hpp"
 #include "cotile/arch/dependent_launch.hpp"
 #include "cotile/arch/mma_sm80.hpp"
+#include "merge.cuh"
 #include "tiles.cuh"
 
 namespace cotile::attention::detail {
-
-// The merged base-2 log-sum-exp of n splits: log2 sum_{s < n} 2^lse_of(s), -inf when all are
-// (then base 0 keeps exp2(-inf - base) = 0). Summed in split order (deterministic).
-template <class F>
-__device__ __forceinline__ float merged_lse(int n, F lse_of) {
-  float mx = -INFINITY;
-  for (int s = 0; s < n; ++s) mx = fmaxf(mx, lse_of(s));
-  const float base = mx == -INFINITY ? 0.0f : mx;
-  float sum = 0.0f;
-  for (int s = 0; s < n; ++s) sum += exp2_fast(lse_of(s) - base);
-  return sum > 0.0f ? mx + log2f(sum) : -INFINITY;
-}
 
 template <int D, int KvType>
 struct DecodeCta {
@@ -52,6 +42,7 @@ struct DecodeCta {
   int valid_rows;      // query rows of this m-tile that are heads (< G)
   float out_scale;     // V's dequantization scale, applied to O once at the end
   KvRows rows;
+  uint64_t kv_policy;  // L2 evict-first when K/V are read once: the code and the merge's partials stay
 
   // ---- loading ------------------------------------------------------------------------------
 
@@ -76,6 +67,10 @@ struct DecodeCta {
     if (rows.pages) issue_rows<true>(lc, t, s);  // CTA-uniform
     else issue_rows<false>(lc, t, s);
   }
+  // One 16-byte K/V copy (zero fill unless pred), with the CTA's L2 policy.
+  __device__ __forceinline__ void copy_kv(uint8_t* dst, const uint8_t* src, bool pred) const {
+    arch::cp_async_zfill_hinted(dst, src, pred, kv_policy);
+  }
   template <bool Paged>
   __device__ __forceinline__ void issue_rows(const Copy& lc, int t, int s) const {
     uint8_t* sk = stage_k(s);
@@ -91,8 +86,8 @@ struct DecodeCta {
       a = RowAddress{a.k + lc.byte, a.v + lc.byte}.opaque();
 #pragma unroll
       for (int j = 0; j < Copy::kCopies; ++j) {
-        arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sk + lc.smem[j], a.k + int64_t(Copy::row_step(j)) * rows.k_sn, true);
-        arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sv + lc.smem[j], a.v + int64_t(Copy::row_step(j)) * rows.v_sn, true);
+        copy_kv(sk + lc.smem[j], a.k + int64_t(Copy::row_step(j)) * rows.k_sn, true);
+        copy_kv(sv + lc.smem[j], a.v + int64_t(Copy::row_step(j)) * rows.v_sn, true);
       }
       return;
     }
@@ -101,8 +96,8 @@ struct DecodeCta {
       const int n = n0 + lc.row[j];
       const bool valid = n < hi;
       const RowAddress a = appended_here ? rows.attended<Paged>(valid ? n : lo) : rows.cache<Paged>(valid ? n : lo);
-      arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sk + lc.smem[j], a.k + lc.byte, valid);
-      arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(sv + lc.smem[j], a.v + lc.byte, valid);
+      copy_kv(sk + lc.smem[j], a.k + lc.byte, valid);
+      copy_kv(sv + lc.smem[j], a.v + lc.byte, valid);
     }
   }
 
@@ -247,6 +242,7 @@ struct DecodeCta {
     const int tiles = hi > lo ? (hi - lo + kRows - 1) / kRows : 0;
     const int my_tiles = tiles > warp ? (tiles - warp + kWarps - 1) / kWarps : 0;
     const Copy lc = Copy::of_lane(lane);
+    kv_policy = arch::l2_policy(p.m_tiles == 1);  // several m-tiles read the same K/V (the others hit L2)
 #pragma unroll
     for (int t = 0; t < kStages - 1; ++t) {
       if (t < my_tiles) issue_tile(lc, t, t);
@@ -281,6 +277,7 @@ struct DecodeCta {
     for (int t = 0, stage = 0; t < my_tiles; ++t, stage = stage + 1 == kStages ? 0 : stage + 1) {
       arch::cp_async_wait<kStages - 2>();
       __syncwarp();
+      trace_progress(p, t, my_tiles);
       // Tile t + kStages - 1 goes where tile t - 1 was (computed in the previous iteration).
       if (t + kStages - 1 < my_tiles) issue_tile(lc, t + kStages - 1, stage == 0 ? kStages - 1 : stage - 1);
       arch::cp_async_commit();
@@ -381,6 +378,7 @@ struct DecodeCta {
         }
       }
     __syncthreads();
+    trace_slot(p, 14);
     finish();
   }
 
@@ -435,7 +433,11 @@ struct DecodeCta {
     }
     trace(p, 3);
     if (single) return;
-    if (p.clustered) return merge_cluster(m);
+    const auto write = [&](int row, int d0, const float(&acc)[8], float lse) { write_output(row, d0, acc, 1.0f, lse); };
+    if (p.clustered) {  // the splits' O in warp 0's merge slot, lse where Q was
+      merge_cluster<D>(m.o, C::kMergeRow, reinterpret_cast<const float*>(smem), split, p.splits, valid_rows, write);
+      return trace(p, 4);
+    }
 
     // Split-KV: publish, count arrivals; the last CTA merges every split of this unit.
     __syncthreads();
@@ -446,103 +448,11 @@ struct DecodeCta {
       *last = arrived == p.splits - 1;
     }
     __syncthreads();
+    trace_slot(p, 15);
     if (!*last) return;
-    const uint16_t* all_o = p.part_o + int64_t(unit) * p.splits * kRows * D;
-    const float* all_lse = p.part_lse + int64_t(unit) * p.splits * kRows;
-    // O = sum_s w_s O_s, w_s = 2^(lse_s - lse), over the items (valid row, 8 columns). The merge
-    // is latency-bound (L2 round trips), so: `ways` threads share an item, each summing every
-    // ways-th split with up to kBatch 16-byte loads in flight, the first batch requested with the
-    // splits' lse; the ways partial sums are added in a fixed order (deterministic).
-    constexpr int kGroups = D / 8, kBatch = 32;
-    const int items = valid_rows * kGroups;
-    int ways = 1;
-    while (2 * ways * items <= kThreads && 2 * ways <= p.splits) ways *= 2;
-    float* split_lse = reinterpret_cast<float*>(smem + C::kQRawBytes + C::kQcBytes);  // [split][row]
-    float* partial = split_lse + kMaxSplits * kRows;                                  // [way][item][8]
-    for (int round = 0; round < items * ways; round += kThreads) {  // one round unless ways == 1
-      const int idx = round + tid, item = idx % items, way = idx / items;
-      const bool active = idx < items * ways;
-      const int row = item / kGroups, d0 = 8 * (item % kGroups);
-      uint4 v[kBatch];
-      auto load_batch = [&](int s0) {  // splits s0 + ways * u
-#pragma unroll
-        for (int u = 0; u < kBatch; ++u) {
-          const int sp = s0 + ways * u;
-          v[u] = active && sp < p.splits ? __ldcg(reinterpret_cast<const uint4*>(all_o + (int64_t(sp) * kRows + row) * D + d0))
-                                         : make_uint4(0, 0, 0, 0);
-        }
-      };
-      load_batch(way);
-      if (round == 0) {
-        for (int i = tid; i < p.splits * kRows; i += kThreads) split_lse[i] = __ldcg(all_lse + i);
-        __syncthreads();
-      }
-      const float lse = merged_lse(p.splits, [&](int sp) { return split_lse[sp * kRows + row]; });
-      float acc[8] = {};
-      for (int s0 = way; s0 < p.splits; s0 += ways * kBatch) {
-        if (s0 != way) load_batch(s0);
-#pragma unroll
-        for (int u = 0; u < kBatch; ++u) {
-          const int sp = s0 + ways * u;
-          const float f = sp < p.splits && lse > -INFINITY ? exp2_fast(split_lse[sp * kRows + row] - lse) : 0.0f;
-          const uint32_t h[4] = {v[u].x, v[u].y, v[u].z, v[u].w};
-#pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            const float2 x = unpack2<C::kBf16>(h[e]);
-            acc[2 * e] += f * x.x;
-            acc[2 * e + 1] += f * x.y;
-          }
-        }
-      }
-      if (ways == 1) {
-        if (active) write_output(row, d0, acc, 1.0f, lse);
-      } else {  // one round: add the ways' sums in order
-        if (active)
-#pragma unroll
-          for (int e = 0; e < 8; ++e) partial[(way * items + item) * 8 + e] = acc[e];
-        __syncthreads();
-        if (idx < items) {
-#pragma unroll
-          for (int e = 0; e < 8; ++e) acc[e] = 0.0f;
-          for (int w = 0; w < ways; ++w)
-#pragma unroll
-            for (int e = 0; e < 8; ++e) acc[e] += partial[(w * items + item) * 8 + e];
-          write_output(row, d0, acc, 1.0f, lse);
-        }
-      }
-    }
+    merge_workspace<D, C::kBf16>(p.part_o + int64_t(unit) * p.splits * kRows * D, p.part_lse + int64_t(unit) * p.splits * kRows,
+                                 p.splits, valid_rows, smem + C::kQRawBytes + C::kQcBytes, write);
     if (tid == 0) p.counters[unit] = 0;  // ready for the next launch (stream order)
-    trace(p, 4);
-  }
-
-  // Split-KV within a cluster (the unit's splits are its CTAs, split = rank): every CTA holds its
-  // normalized O [row][D] (fp32, warp 0's merge slot) and base-2 lse [row]; CTA r merges items
-  // r, r + splits, ... of (valid row, 8 columns), reading the others' shared memory:
-  // O = sum_s 2^(lse_s - lse) O_s with lse = log2 sum_s 2^lse_s, in split order (deterministic).
-  __device__ void merge_cluster(const MergeBuffers& m) const {
-    constexpr int kGroups = D / 8;
-    const float* lse_rows = reinterpret_cast<const float*>(smem);
-    arch::cluster_sync();  // every split's O and lse written
-    for (int item = split * kThreads + tid; item < valid_rows * kGroups; item += p.splits * kThreads) {
-      const int row = item / kGroups, d0 = 8 * (item % kGroups);
-      float lse_s[kMaxCluster];
-#pragma unroll
-      for (int s = 0; s < kMaxCluster; ++s)
-        lse_s[s] = s < p.splits ? arch::cluster_load(arch::cluster_map(lse_rows + row, unsigned(s))) : -INFINITY;
-      const float lse = merged_lse(kMaxCluster, [&](int s) { return lse_s[s]; });
-      float acc[8] = {};
-#pragma unroll
-      for (int s = 0; s < kMaxCluster; ++s) {
-        if (s >= p.splits) break;
-        const float f = lse > -INFINITY ? exp2_fast(lse_s[s] - lse) : 0.0f;
-        const uint32_t src = arch::cluster_map(m.o + row * C::kMergeRow + d0, unsigned(s));
-        const arch::Float4 a = arch::cluster_load4(src), z = arch::cluster_load4(src + 16);
-        acc[0] += f * a.x, acc[1] += f * a.y, acc[2] += f * a.z, acc[3] += f * a.w;
-        acc[4] += f * z.x, acc[5] += f * z.y, acc[6] += f * z.z, acc[7] += f * z.w;
-      }
-      write_output(row, d0, acc, 1.0f, lse);
-    }
-    arch::cluster_sync();  // no CTA leaves while another reads its shared memory
     trace(p, 4);
   }
 

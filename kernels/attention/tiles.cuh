@@ -49,25 +49,41 @@ __device__ __forceinline__ float exp2_fast(float x) {
 }
 
 // COTILE_DECODE_TRACE = 1 (diagnostics builds only) records per-CTA phase times (%globaltimer,
-// ns) in p.trace[cta][phase] when set: 0 start, 1 Q ready, 2 main loop done, 3 partial
-// published, 4 merged; [5] the SM.
+// ns) in p.trace[cta][kTraceSlots] when set: 0 start, 1 Q ready, 2 main loop done, 3 partial
+// published, 4 merged; [5] the SM; [6 + k] warp 0's tile k * tiles / 8 arrived (k = 0 .. 7);
+// 14 the warps' results in shared memory; 15 the split counter read (the last CTA of a unit).
 #ifndef COTILE_DECODE_TRACE
 #define COTILE_DECODE_TRACE 0
 #endif
-__device__ __forceinline__ void trace(const Params& p, int phase) {
+inline constexpr int kTraceSlots = 16;
+__device__ __forceinline__ void trace_slot(const Params& p, int slot) {
 #if COTILE_DECODE_TRACE
   if (threadIdx.x == 0 && p.trace) {
     uint64_t t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    p.trace[blockIdx.x * 6 + phase] = t;
-    if (phase == 0) {
-      uint32_t sm;
-      asm("mov.u32 %0, %%smid;" : "=r"(sm));
-      p.trace[blockIdx.x * 6 + 5] = sm;
-    }
+    p.trace[blockIdx.x * kTraceSlots + slot] = t;
   }
 #else
-  (void)p, (void)phase;
+  (void)p, (void)slot;
+#endif
+}
+__device__ __forceinline__ void trace(const Params& p, int phase) {
+  trace_slot(p, phase);
+#if COTILE_DECODE_TRACE
+  if (phase == 0 && threadIdx.x == 0 && p.trace) {
+    uint32_t sm;
+    asm("mov.u32 %0, %%smid;" : "=r"(sm));
+    p.trace[blockIdx.x * kTraceSlots + 5] = sm;
+  }
+#endif
+}
+// Warp 0's progress through its `tiles` tiles: tile t arrived.
+__device__ __forceinline__ void trace_progress(const Params& p, int t, int tiles) {
+#if COTILE_DECODE_TRACE
+  const int k = t * 8 / tiles;
+  if ((k * tiles + 7) / 8 == t) trace_slot(p, 6 + k);
+#else
+  (void)p, (void)t, (void)tiles;
 #endif
 }
 
@@ -119,9 +135,10 @@ struct Config {
   static constexpr int kPipeBytes = kWarps * kStages * 2 * kTile;
   static constexpr int kMergeRow = D + 8;  // floats per row of the warps' merge (padded: fewer bank conflicts)
   static constexpr int kMergeBytes = kWarps * kRows * kMergeRow * 4 + 2 * kWarps * kRows * 4;
-  static constexpr int kSmem = kQRawBytes + kQcBytes + (kPipeBytes > kMergeBytes ? kPipeBytes : kMergeBytes) + 16;
+  static constexpr int kMergeArea = kPipeBytes > kMergeBytes ? kPipeBytes : kMergeBytes;  // after Q
+  static constexpr int kSmem = kQRawBytes + kQcBytes + kMergeArea + 16;
   static_assert(D == 64 || D == 128 || D == 256, "decode: head_dim must be 64, 128 or 256");
-  static_assert((kMaxSplits * kRows + kThreads * 8) * 4 <= kMergeBytes, "the split merge fits where the warps' merge was");
+  static_assert((kMaxSplits * kRows + kThreads * 8) * 4 <= kMergeArea, "the split merge (merge.cuh) fits where the stages were");
 
   // Compute column k of Q / K (the MMA's K index) holds head-dim element qk_column(k). fp8 K
   // fragments come from ldmatrix as 4 consecutive bytes (d = 4c..4c+3 for lane c = l % 4), which

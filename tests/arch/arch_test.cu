@@ -25,11 +25,12 @@ void check(bool ok, const char* what, int i, double got, double want) {
   if (!ok && ++failures < 20) std::printf("FAIL %s [%d]: got %g, want %g\n", what, i, got, want);
 }
 
-// --- cp.async with zero fill --------------------------------------------------------------------
+// --- cp.async with zero fill (rows 64.. with an L2 cache policy: evict-first, evict-normal) ------
 __global__ void cp_async_kernel(const uint4* src, uint4* out) {
-  __shared__ uint4 s[64];
+  __shared__ uint4 s[128];
   const int t = threadIdx.x;
-  arch::cp_async_zfill<16>(&s[t], &src[t], t % 3 != 0);  // every third row zero-filled
+  if (t < 64) arch::cp_async_zfill<16>(&s[t], &src[t], t % 3 != 0);  // every third row zero-filled
+  else arch::cp_async_zfill_hinted(&s[t], &src[t], t % 3 != 0, arch::l2_policy(t % 2 == 0));
   arch::cp_async_commit();
   arch::cp_async_wait<0>();
   __syncthreads();
@@ -133,15 +134,15 @@ std::vector<T> from_device(const T* d, size_t n) {
 int main() {
   skip_without_gpu();
   {  // cp.async zfill
-    std::vector<uint4> src(64);
-    for (int i = 0; i < 64; ++i) src[i] = make_uint4(i + 1, 2 * i + 1, 3 * i + 1, 4 * i + 1);
+    std::vector<uint4> src(128);
+    for (int i = 0; i < 128; ++i) src[i] = make_uint4(i + 1, 2 * i + 1, 3 * i + 1, 4 * i + 1);
     uint4* ds = to_device(src);
-    uint4* dout = to_device(std::vector<uint4>(64));
-    cp_async_kernel<<<1, 64>>>(ds, dout);
-    const auto out = from_device(dout, 64);
-    for (int i = 0; i < 64; ++i) {
+    uint4* dout = to_device(std::vector<uint4>(128, make_uint4(7, 7, 7, 7)));
+    cp_async_kernel<<<1, 128>>>(ds, dout);
+    const auto out = from_device(dout, 128);
+    for (int i = 0; i < 128; ++i) {
       const bool copied = i % 3 != 0;
-      check(out[i].x == (copied ? src[i].x : 0u) && out[i].w == (copied ? src[i].w : 0u), "cp_async_zfill", i, out[i].x, copied ? src[i].x : 0);
+      check(out[i].x == (copied ? src[i].x : 0u) && out[i].w == (copied ? src[i].w : 0u), i < 64 ? "cp_async_zfill" : "cp_async_zfill_hinted", i, out[i].x, copied ? src[i].x : 0);
     }
   }
   {  // ldmatrix.x4: register i of thread t holds matrix i, row t/4, columns 2*(t%4), +1

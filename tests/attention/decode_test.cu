@@ -2,7 +2,7 @@
 // of awkward shapes: B in {1, 3, 17}, N in {0, 1, 15, 16, 17, 1000, 65537}, G in {1, 3, 4, 5, 8,
 // 16, 32}, D in {64, 128, 256}, contiguous (both orders) and paged caches (pages of 1, 16, 256),
 // remap and append on and off, every (Q, KV) dtype pair, soft-cap and window, per-head scales;
-// plus forced splits, wide scores (the lazy rescale's reference moving many times) and a cache of
+// plus forced splits (both merges, and the workspace merge's thread mappings), wide scores (the lazy rescale's reference moving many times) and a cache of
 // more than 2^31 elements. Each case: fresh random inputs, poisoned outputs,
 // ‖O - ref‖ / ‖ref‖ under the dtype's tolerance, LSE, empty sequences exactly 0 / -inf, the
 // appended row in the cache, and a second run (split counters reset) identical to the first.
@@ -316,6 +316,17 @@ int main(int argc, char** argv) {
     Case c{3, 1000, 5, 128, 2, Cache::kPaged, 16, false, true, COTILE_F16, COTILE_E4M3, COTILE_F16};
     c.splits = splits, c.per_head_scale = true;
     run_case(c);
+  }
+  // The workspace merge's thread mappings: G = 1 at D = 64 (8 items: 16 threads per item, their
+  // sums added in order) and G = 32 at D = 256 (two m-tiles of 512 items: 4 per thread; K/V read
+  // by both, so not marked evict-first), with many splits.
+  for (int splits : {20, 128}) {
+    if (quick && splits == 128) continue;
+    Case narrow{2, 3000, 1, 64, 3, Cache::kBNHD, 0, true, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
+    Case wide{1, 4001, 32, 256, 1, Cache::kBHND, 0, false, true, COTILE_F16, COTILE_F16, COTILE_F16};
+    narrow.splits = wide.splits = splits;
+    run_case(narrow);
+    run_case(wide);
   }
   // Wide scores (Q 40x larger: a score's spread is ~19 in log2 units): a row's record max keeps
   // jumping by more than the lazy rescale's 2^8 along the sequence, so the reference moves (and O

@@ -76,6 +76,34 @@ COTILE_HD inline void cp_async_zfill(void* smem, const void* gmem, bool pred) {
 #endif
 }
 
+// An L2 cache policy (createpolicy, sm_80+) for the accesses that carry it: evict-first marks
+// data that is read once (a stream), so that it does not push out of L2 what is reused (code, a
+// merge's partials); evict-normal is the default behaviour. The policy is an opaque 64-bit value,
+// made once and passed to each access.
+COTILE_HD inline uint64_t l2_policy(bool evict_first) {
+#if defined(__CUDA_ARCH__)
+  uint64_t policy;
+  if (evict_first) asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
+  else asm volatile("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;\n" : "=l"(policy));
+  return policy;
+#else
+  (void)evict_first;
+  COTILE_DEVICE_ONLY(l2_policy)
+  return 0;
+#endif
+}
+
+// cp.async.cg (16 bytes, L2 only) with zero fill and an L2 cache policy (l2_policy).
+COTILE_HD inline void cp_async_zfill_hinted(void* smem, const void* gmem, bool pred, uint64_t policy) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2, %3;\n" ::"r"(smem_addr(smem)), "l"(gmem),
+               "r"(pred ? 16 : 0), "l"(policy));
+#else
+  (void)smem, (void)gmem, (void)pred, (void)policy;
+  COTILE_DEVICE_ONLY(cp_async_zfill_hinted)
+#endif
+}
+
 // Close the current group of cp.async copies.
 COTILE_HD inline void cp_async_commit() {
 #if defined(__CUDA_ARCH__)

@@ -1,0 +1,132 @@
+// Merging a unit's KV splits (flash-decoding): split s holds its normalized partial O_s and its
+// base-2 log-sum-exp lse_s for each query row; the result is
+//     lse = log2 sum_s 2^lse_s,      O = sum_s 2^(lse_s - lse) O_s,
+// summed in split order, so that the result does not depend on which CTA finished last.
+// Two places the partials can be: the workspace in global memory (any number of splits), or the
+// shared memory of the cluster the splits form (up to kMaxCluster). `write(row, d0, acc, lse)`
+// stores the 8 merged columns d0 .. d0 + 7 of a row.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cotile/arch/cluster.hpp"
+#include "tiles.cuh"
+
+namespace cotile::attention::detail {
+
+// log2 sum_{s < n} 2^lse_of(s), -inf when all are (then base 0 keeps exp2(-inf - base) = 0).
+template <class F>
+__device__ __forceinline__ float merged_lse(int n, F lse_of) {
+  float mx = -INFINITY;
+  for (int s = 0; s < n; ++s) mx = fmaxf(mx, lse_of(s));
+  const float base = mx == -INFINITY ? 0.0f : mx;
+  float sum = 0.0f;
+  for (int s = 0; s < n; ++s) sum += exp2_fast(lse_of(s) - base);
+  return sum > 0.0f ? mx + log2f(sum) : -INFINITY;
+}
+
+// From the workspace: all_o [split][kRows][D] (16-bit, Bf16 or f16) and all_lse [split][kRows],
+// rows < valid_rows written; run by one whole CTA, with `area` (shared memory for kMaxSplits x
+// kRows lse and kThreads x 8 floats) free. The merge is latency-bound (L2 round trips) and runs
+// with a cold instruction cache, so: `ways` threads share an item (row, 8 columns), each summing
+// every ways-th split from up to kBatch 16-byte loads in flight, the first batch requested with
+// the splits' lse; the ways' sums are added in a fixed order. kBatch = 8 rather than 32: a
+// quarter of the code, and faster where it matters (results/h200_2026-11-29_tail_ab).
+template <int D, bool Bf16, class Write>
+__device__ void merge_workspace(const uint16_t* all_o, const float* all_lse, int splits, int valid_rows, uint8_t* area,
+                                Write write) {
+  constexpr int kGroups = D / 8, kBatch = 8;
+  const int tid = int(threadIdx.x), items = valid_rows * kGroups;
+  int ways = 1;
+  while (2 * ways * items <= kThreads && 2 * ways <= splits) ways *= 2;
+  float* split_lse = reinterpret_cast<float*>(area);  // [split][row]
+  float* partial = split_lse + kMaxSplits * kRows;    // [way][item][8]
+  for (int round = 0; round < items * ways; round += kThreads) {  // one round unless ways == 1
+    const int idx = round + tid, item = idx % items, way = idx / items;
+    const bool active = idx < items * ways;
+    const int row = item / kGroups, d0 = 8 * (item % kGroups);
+    uint4 v[kBatch];
+    auto load_batch = [&](int s0) {  // splits s0 + ways * u
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) {
+        const int sp = s0 + ways * u;
+        v[u] = active && sp < splits ? __ldcg(reinterpret_cast<const uint4*>(all_o + (int64_t(sp) * kRows + row) * D + d0))
+                                     : make_uint4(0, 0, 0, 0);
+      }
+    };
+    load_batch(way);
+    if (round == 0) {
+      for (int i = tid; i < splits * kRows; i += kThreads) split_lse[i] = __ldcg(all_lse + i);
+      __syncthreads();
+    }
+    const float lse = merged_lse(splits, [&](int sp) { return split_lse[sp * kRows + row]; });
+    float acc[8] = {};
+    for (int s0 = way; s0 < splits; s0 += ways * kBatch) {
+      if (s0 != way) load_batch(s0);
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) {
+        const int sp = s0 + ways * u;
+        const float f = sp < splits && lse > -INFINITY ? exp2_fast(split_lse[sp * kRows + row] - lse) : 0.0f;
+        const uint32_t h[4] = {v[u].x, v[u].y, v[u].z, v[u].w};
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const float2 x = unpack2<Bf16>(h[e]);
+          acc[2 * e] += f * x.x;
+          acc[2 * e + 1] += f * x.y;
+        }
+      }
+    }
+    if (ways == 1) {
+      if (active) write(row, d0, acc, lse);
+    } else {  // one round: add the ways' sums in order
+      if (active)
+#pragma unroll
+        for (int e = 0; e < 8; ++e) partial[(way * items + item) * 8 + e] = acc[e];
+      __syncthreads();
+      if (idx < items) {
+#pragma unroll
+        for (int e = 0; e < 8; ++e) acc[e] = 0.0f;
+        for (int w = 0; w < ways; ++w)
+#pragma unroll
+          for (int e = 0; e < 8; ++e) acc[e] += partial[(w * items + item) * 8 + e];
+        write(row, d0, acc, lse);
+      }
+    }
+  }
+}
+
+// Within a cluster whose CTAs are the splits (rank = split): each holds its normalized O
+// [row][o_stride] (fp32) at `o` and its lse [row] at `lse_rows`, both at the same shared-memory
+// offsets in every CTA. CTA r merges the items r, r + splits, ... reading the others' shared
+// memory; the cluster barriers before and after make the partials visible and keep every CTA
+// resident until the reads are done.
+template <int D, class Write>
+__device__ void merge_cluster(const float* o, int o_stride, const float* lse_rows, int rank, int splits, int valid_rows,
+                              Write write) {
+  constexpr int kGroups = D / 8;
+  arch::cluster_sync();
+  for (int item = rank * kThreads + int(threadIdx.x); item < valid_rows * kGroups; item += splits * kThreads) {
+    const int row = item / kGroups, d0 = 8 * (item % kGroups);
+    float lse_s[kMaxCluster];
+#pragma unroll
+    for (int s = 0; s < kMaxCluster; ++s)
+      lse_s[s] = s < splits ? arch::cluster_load(arch::cluster_map(lse_rows + row, unsigned(s))) : -INFINITY;
+    const float lse = merged_lse(kMaxCluster, [&](int s) { return lse_s[s]; });
+    float acc[8] = {};
+#pragma unroll
+    for (int s = 0; s < kMaxCluster; ++s) {
+      if (s >= splits) break;
+      const float f = lse > -INFINITY ? exp2_fast(lse_s[s] - lse) : 0.0f;
+      const uint32_t src = arch::cluster_map(o + row * o_stride + d0, unsigned(s));
+      const arch::Float4 a = arch::cluster_load4(src), z = arch::cluster_load4(src + 16);
+      acc[0] += f * a.x, acc[1] += f * a.y, acc[2] += f * a.z, acc[3] += f * a.w;
+      acc[4] += f * z.x, acc[5] += f * z.y, acc[6] += f * z.z, acc[7] += f * z.w;
+    }
+    write(row, d0, acc, lse);
+  }
+  arch::cluster_sync();
+}
+
+}  // namespace cotile::attention::detail
