@@ -69,7 +69,7 @@ struct DecodeCta {
   }
   // One 16-byte K/V copy (zero fill unless pred), with the CTA's L2 policy.
   __device__ __forceinline__ void copy_kv(uint8_t* dst, const uint8_t* src, bool pred) const {
-    arch::cp_async_zfill_hinted(dst, src, pred, kv_policy);
+    arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(dst, src, pred, kv_policy);
   }
   template <bool Paged>
   __device__ __forceinline__ void issue_rows(const Copy& lc, int t, int s) const {
@@ -378,7 +378,7 @@ struct DecodeCta {
         }
       }
     __syncthreads();
-    trace_slot(p, 14);
+    trace(p, 14);
     finish();
   }
 
@@ -448,7 +448,7 @@ struct DecodeCta {
       *last = arrived == p.splits - 1;
     }
     __syncthreads();
-    trace_slot(p, 15);
+    trace(p, 15);
     if (!*last) return;
     merge_workspace<D, C::kBf16>(p.part_o + int64_t(unit) * p.splits * kRows * D, p.part_lse + int64_t(unit) * p.splits * kRows,
                                  p.splits, valid_rows, smem + C::kQRawBytes + C::kQcBytes, write);

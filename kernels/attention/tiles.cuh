@@ -56,32 +56,27 @@ __device__ __forceinline__ float exp2_fast(float x) {
 #define COTILE_DECODE_TRACE 0
 #endif
 inline constexpr int kTraceSlots = 16;
-__device__ __forceinline__ void trace_slot(const Params& p, int slot) {
+__device__ __forceinline__ void trace(const Params& p, int slot) {
 #if COTILE_DECODE_TRACE
   if (threadIdx.x == 0 && p.trace) {
     uint64_t t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     p.trace[blockIdx.x * kTraceSlots + slot] = t;
+    if (slot == 0) {
+      uint32_t sm;
+      asm("mov.u32 %0, %%smid;" : "=r"(sm));
+      p.trace[blockIdx.x * kTraceSlots + 5] = sm;
+    }
   }
 #else
   (void)p, (void)slot;
-#endif
-}
-__device__ __forceinline__ void trace(const Params& p, int phase) {
-  trace_slot(p, phase);
-#if COTILE_DECODE_TRACE
-  if (phase == 0 && threadIdx.x == 0 && p.trace) {
-    uint32_t sm;
-    asm("mov.u32 %0, %%smid;" : "=r"(sm));
-    p.trace[blockIdx.x * kTraceSlots + 5] = sm;
-  }
 #endif
 }
 // Warp 0's progress through its `tiles` tiles: tile t arrived.
 __device__ __forceinline__ void trace_progress(const Params& p, int t, int tiles) {
 #if COTILE_DECODE_TRACE
   const int k = t * 8 / tiles;
-  if ((k * tiles + 7) / 8 == t) trace_slot(p, 6 + k);
+  if ((k * tiles + 7) / 8 == t) trace(p, 6 + k);
 #else
   (void)p, (void)t, (void)tiles;
 #endif

@@ -30,7 +30,7 @@ __global__ void cp_async_kernel(const uint4* src, uint4* out) {
   __shared__ uint4 s[128];
   const int t = threadIdx.x;
   if (t < 64) arch::cp_async_zfill<16>(&s[t], &src[t], t % 3 != 0);  // every third row zero-filled
-  else arch::cp_async_zfill_hinted(&s[t], &src[t], t % 3 != 0, arch::l2_policy(t % 2 == 0));
+  else arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(&s[t], &src[t], t % 3 != 0, arch::l2_policy(t % 2 == 0));
   arch::cp_async_commit();
   arch::cp_async_wait<0>();
   __syncthreads();
@@ -142,7 +142,7 @@ int main() {
     const auto out = from_device(dout, 128);
     for (int i = 0; i < 128; ++i) {
       const bool copied = i % 3 != 0;
-      check(out[i].x == (copied ? src[i].x : 0u) && out[i].w == (copied ? src[i].w : 0u), i < 64 ? "cp_async_zfill" : "cp_async_zfill_hinted", i, out[i].x, copied ? src[i].x : 0);
+      check(out[i].x == (copied ? src[i].x : 0u) && out[i].w == (copied ? src[i].w : 0u), i < 64 ? "cp_async_zfill" : "cp_async_zfill with a policy", i, out[i].x, copied ? src[i].x : 0);
     }
   }
   {  // ldmatrix.x4: register i of thread t holds matrix i, row t/4, columns 2*(t%4), +1

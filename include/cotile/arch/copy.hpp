@@ -93,14 +93,16 @@ COTILE_HD inline uint64_t l2_policy(bool evict_first) {
 #endif
 }
 
-// cp.async.cg (16 bytes, L2 only) with zero fill and an L2 cache policy (l2_policy).
-COTILE_HD inline void cp_async_zfill_hinted(void* smem, const void* gmem, bool pred, uint64_t policy) {
+// The same with an L2 cache policy (l2_policy) on the read; the L2-only form (.cg, 16 bytes).
+template <int Bytes, CacheOp C>
+COTILE_HD inline void cp_async_zfill(void* smem, const void* gmem, bool pred, uint64_t policy) {
+  static_assert(Bytes == 16 && C == CacheOp::kGlobal, "cp.async with an L2 policy: the .cg form, 16 bytes");
 #if defined(__CUDA_ARCH__)
   asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2, %3;\n" ::"r"(smem_addr(smem)), "l"(gmem),
                "r"(pred ? 16 : 0), "l"(policy));
 #else
   (void)smem, (void)gmem, (void)pred, (void)policy;
-  COTILE_DEVICE_ONLY(cp_async_zfill_hinted)
+  COTILE_DEVICE_ONLY(cp_async_zfill)
 #endif
 }
 
