@@ -366,17 +366,21 @@ struct DecodeCta {
       }
     }
 #pragma unroll
-    for (int nt = 0; nt < D / 8; ++nt)
+    for (int r = 0; r < 2; ++r) {  // rows g and g + 8: accumulator elements 2r, 2r + 1
+      float* dst = m.o + (warp * kRows + g + 8 * r) * C::kMergeRow;
+      if constexpr (!C::kFp8) {  // columns 2c, 2c + 1 of n8 tile nt are adjacent: one 8-byte store
 #pragma unroll
-      for (int i = 0; i < 4; i += 2) {
-        float* dst = m.o + (warp * kRows + g + 8 * (i / 2)) * C::kMergeRow;
-        if constexpr (!C::kFp8) {  // columns 2c, 2c + 1 are adjacent: one 8-byte store
-          *reinterpret_cast<float2*>(dst + int(column(2 * c, nt))) = make_float2(o[nt][i], o[nt][i + 1]);
-        } else {
-          dst[int(column(2 * c, nt))] = o[nt][i];
-          dst[int(column(2 * c + 1, nt))] = o[nt][i + 1];
+        for (int nt = 0; nt < D / 8; ++nt)
+          *reinterpret_cast<float2*>(dst + int(column(2 * c, nt))) = make_float2(o[nt][2 * r], o[nt][2 * r + 1]);
+      } else {  // n8 tiles 2j (even columns) and 2j + 1 (odd) hold columns 4c .. 4c + 3 of 16 j: one 16-byte store
+#pragma unroll
+        for (int nt = 0; nt < D / 8; nt += 2) {
+          static_assert(int(column(0, 1)) == 1 && int(column(1, 0)) == 2, "fp8 O columns: (n, e) -> 2n + e");
+          *reinterpret_cast<float4*>(dst + int(column(2 * c, nt))) =
+              make_float4(o[nt][2 * r], o[nt + 1][2 * r], o[nt][2 * r + 1], o[nt + 1][2 * r + 1]);
         }
       }
+    }
     __syncthreads();
     trace(p, 14);
     finish();

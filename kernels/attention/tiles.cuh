@@ -128,7 +128,10 @@ struct Config {
   static constexpr int kQRawBytes = kRows * kQr;
   static constexpr int kQcBytes = kRows * kQr;
   static constexpr int kPipeBytes = kWarps * kStages * 2 * kTile;
-  static constexpr int kMergeRow = D + 8;  // floats per row of the warps' merge (padded: fewer bank conflicts)
+  // Floats per row of the warps' merge, padded so that the 8 lanes of one store phase hit distinct
+  // banks: rows g, g + 1 are 8 banks apart for the 8-byte (16-bit caches), 16 for the 16-byte
+  // stores (fp8).
+  static constexpr int kMergeRow = D + (kFp8 ? 16 : 8);
   static constexpr int kMergeBytes = kWarps * kRows * kMergeRow * 4 + 2 * kWarps * kRows * 4;
   static constexpr int kMergeArea = kPipeBytes > kMergeBytes ? kPipeBytes : kMergeBytes;  // after Q
   static constexpr int kSmem = kQRawBytes + kQcBytes + kMergeArea + 16;
