@@ -140,16 +140,21 @@ struct DecodeCta {
     v_lane = int(RowSwizzle<kR>{}(lanes_rows_first<kR>()(lane)));
   }
 
-  // Q's A fragment for k-step ks (16 columns): (rows 0-7 | 8-15) x (k 0-7 | 8-15). From Q as loaded
+  // Q's A fragments, k-step ks = 16 columns: (rows 0-7 | 8-15) x (k 0-7 | 8-15). From Q as loaded
   // for an fp8 cache, in its k order: k (2c, 2c + 1) and (8 + 2c, 9 + 2c) are columns
-  // 16 ks + 4c .. 4c + 3 of rows g and g + 8 (two 8-byte loads); else one ldmatrix.
-  __device__ void q_fragment(int ks, uint32_t (&a)[4]) const {
+  // 16 ks + 4c .. 4c + 3 of rows g and g + 8 (two 8-byte loads); else one ldmatrix. The choice is
+  // made once for all k-steps (one branch, all loads in flight), not per k-step.
+  __device__ void q_fragments(uint32_t (&qa)[D / 16][4]) const {
     if (C::kFp8 && q_as_loaded()) {
-      const uint2 r0 = *reinterpret_cast<const uint2*>(q_base + q_lane + 32 * ks);
-      const uint2 r1 = *reinterpret_cast<const uint2*>(q_base + q_lane + 8 * C::kQr + 32 * ks);
-      a[0] = r0.x, a[1] = r1.x, a[2] = r0.y, a[3] = r1.y;
+#pragma unroll
+      for (int ks = 0; ks < D / 16; ++ks) {
+        const uint2 r0 = *reinterpret_cast<const uint2*>(q_base + q_lane + 32 * ks);
+        const uint2 r1 = *reinterpret_cast<const uint2*>(q_base + q_lane + 8 * C::kQr + 32 * ks);
+        qa[ks][0] = r0.x, qa[ks][1] = r1.x, qa[ks][2] = r0.y, qa[ks][3] = r1.y;
+      }
     } else {
-      arch::ldmatrix_x4(a[0], a[1], a[2], a[3], q_base + (q_lane ^ (32 * ks)));
+#pragma unroll
+      for (int ks = 0; ks < D / 16; ++ks) arch::ldmatrix_x4(qa[ks][0], qa[ks][1], qa[ks][2], qa[ks][3], q_base + (q_lane ^ (32 * ks)));
     }
   }
 
@@ -259,10 +264,7 @@ struct DecodeCta {
     }
     trace(p, 1);
     uint32_t qa[D / 16][4];
-    if constexpr (C::kQInRegisters) {
-#pragma unroll
-      for (int ks = 0; ks < D / 16; ++ks) q_fragment(ks, qa[ks]);
-    }
+    if constexpr (C::kQInRegisters) q_fragments(qa);
 
     // 5. The main loop: per warp, per tile: S = Q K^T, online softmax, O += P V.
     const float k_scale = p.k_scale * (p.k_scale_h ? p.k_scale_h[h] : 1.0f) * kFp8Factor<KvType>;
@@ -282,10 +284,7 @@ struct DecodeCta {
       if (t + kStages - 1 < my_tiles) issue_tile(lc, t + kStages - 1, stage == 0 ? kStages - 1 : stage - 1);
       arch::cp_async_commit();
       const uint8_t* sk = stage_k(stage);
-      if constexpr (!C::kQInRegisters) {
-#pragma unroll
-        for (int ks = 0; ks < D / 16; ++ks) q_fragment(ks, qa[ks]);
-      }
+      if constexpr (!C::kQInRegisters) q_fragments(qa);
       float s[2][4] = {};
       scores(sk, qa, s);
       // Scores in base 2 (y = log2(e) x), masked past hi (only a sequence's last tile).

@@ -14,6 +14,11 @@
 #include "cotile/arch/cluster.hpp"
 #include "tiles.cuh"
 
+// 16-byte partial loads a thread keeps in flight in the workspace merge.
+#ifndef COTILE_DECODE_MERGE_BATCH
+#define COTILE_DECODE_MERGE_BATCH 16
+#endif
+
 namespace cotile::attention::detail {
 
 // log2 sum_{s < n} 2^lse_of(s), -inf when all are (then base 0 keeps exp2(-inf - base) = 0).
@@ -32,12 +37,14 @@ __device__ __forceinline__ float merged_lse(int n, F lse_of) {
 // kRows lse and kThreads x 8 floats) free. The merge is latency-bound (L2 round trips) and runs
 // with a cold instruction cache, so: `ways` threads share an item (row, 8 columns), each summing
 // every ways-th split from up to kBatch 16-byte loads in flight, the first batch requested with
-// the splits' lse; the ways' sums are added in a fixed order. kBatch = 8 rather than 32: a
-// quarter of the code, and faster where it matters (results/h200_2026-11-29_tail_ab).
+// the splits' lse; the ways' sums are added in a fixed order. kBatch = 16: 32 was slower than 8
+// (4x the code, results/h200_2026-11-29_tail_ab); 16 halves the round trips of a G = 16 unit's
+// merge of 16 splits (two items a thread) and is 0.3-0.5% faster there, neutral elsewhere
+// (results/h200_2026-11-30_tail2_ab).
 template <int D, bool Bf16, class Write>
 __device__ void merge_workspace(const uint16_t* all_o, const float* all_lse, int splits, int valid_rows, uint8_t* area,
                                 Write write) {
-  constexpr int kGroups = D / 8, kBatch = 8;
+  constexpr int kGroups = D / 8, kBatch = COTILE_DECODE_MERGE_BATCH;
   const int tid = int(threadIdx.x), items = valid_rows * kGroups;
   int ways = 1;
   while (2 * ways * items <= kThreads && 2 * ways <= splits) ways *= 2;
@@ -126,7 +133,7 @@ __device__ void merge_cluster(const float* o, int o_stride, const float* lse_row
     }
     write(row, d0, acc, lse);
   }
-  arch::cluster_sync();
+  arch::cluster_wait_all();  // no CTA exits while another reads its shared memory (the reads are done: no fence)
 }
 
 }  // namespace cotile::attention::detail
