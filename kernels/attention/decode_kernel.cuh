@@ -142,8 +142,8 @@ struct DecodeCta {
 
   // Q's A fragments, k-step ks = 16 columns: (rows 0-7 | 8-15) x (k 0-7 | 8-15). From Q as loaded
   // for an fp8 cache, in its k order: k (2c, 2c + 1) and (8 + 2c, 9 + 2c) are columns
-  // 16 ks + 4c .. 4c + 3 of rows g and g + 8 (two 8-byte loads); else one ldmatrix. The choice is
-  // made once for all k-steps (one branch, all loads in flight), not per k-step.
+  // 16 ks + 4c .. 4c + 3 of rows g and g + 8 (two 8-byte loads); else one ldmatrix. One branch
+  // for all k-steps.
   __device__ void q_fragments(uint32_t (&qa)[D / 16][4]) const {
     if (C::kFp8 && q_as_loaded()) {
 #pragma unroll
@@ -372,12 +372,11 @@ struct DecodeCta {
         for (int nt = 0; nt < D / 8; ++nt)
           *reinterpret_cast<float2*>(dst + int(column(2 * c, nt))) = make_float2(o[nt][2 * r], o[nt][2 * r + 1]);
       } else {  // n8 tiles 2j (even columns) and 2j + 1 (odd) hold columns 4c .. 4c + 3 of 16 j: one 16-byte store
+        static_assert(int(column(0, 1)) == 1 && int(column(1, 0)) == 2, "fp8 O columns: (n, e) -> 2n + e");
 #pragma unroll
-        for (int nt = 0; nt < D / 8; nt += 2) {
-          static_assert(int(column(0, 1)) == 1 && int(column(1, 0)) == 2, "fp8 O columns: (n, e) -> 2n + e");
+        for (int nt = 0; nt < D / 8; nt += 2)
           *reinterpret_cast<float4*>(dst + int(column(2 * c, nt))) =
               make_float4(o[nt][2 * r], o[nt + 1][2 * r], o[nt][2 * r + 1], o[nt + 1][2 * r + 1]);
-        }
       }
     }
     __syncthreads();

@@ -22,7 +22,6 @@ COTILE_HD inline void cluster_sync() {
 #endif
 }
 
-// The shared::cluster address of `p` (this CTA's shared memory) in the CTA of rank `rank`.
 // The barrier alone, without release/acquire ordering: every CTA of the cluster waits until all
 // have arrived (e.g. so that none exits while others still read its shared memory), and no
 // memory fence is implied (a release would first wait for the CTA's global stores to complete).
@@ -37,6 +36,7 @@ COTILE_HD inline void cluster_wait_all() {
 #endif
 }
 
+// The shared::cluster address of `p` (this CTA's shared memory) in the CTA of rank `rank`.
 COTILE_HD inline uint32_t cluster_map(const void* p, uint32_t rank) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   uint32_t a;
