@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Same-session A/B of decode builds on the GPU machine: builds each variant's library (Release,
+# in parallel), then runs `bench.py --no-torch` for the variants in order and back (a b c c b a by
+# default, so that drift within the session cancels), one CSV per run in $OUT (or ./ab-results).
+#
+#   bash bench/decode/ab.sh NAME[:SRC]=CUDA_FLAGS ...
+#     NAME        the variant's name (CSV files NAME_runK.csv, build dir ab-build-NAME)
+#     SRC         its source tree (default: this working tree). The device machine has no .git,
+#                 so prepare the baseline before the call: mkdir ab-old && git archive HEAD | tar -x -C ab-old
+#                 (untracked, not ignored: the device copy carries it; delete it before committing)
+#     CUDA_FLAGS  CMAKE_CUDA_FLAGS for it, e.g. -DCOTILE_DECODE_MERGE_BATCH=8 (may be empty)
+#   env ORDER="a b b a" overrides the run order; BENCH_ARGS are passed to bench.py (--kv fp8-e4m3).
+# Compare: python3 bench/decode/ab_compare.py DIR BASELINE_NAME
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out=${OUT:-ab-results}
+mkdir -p "$out"
+names=()
+for spec in "$@"; do
+  head=${spec%%=*} flags=${spec#*=}
+  name=${head%%:*} src=.
+  [[ $head == *:* ]] && src=${head#*:}
+  names+=("$name")
+  (cmake -S "$src" -B "ab-build-$name" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_FLAGS="$flags" > /dev/null &&
+     cmake --build "ab-build-$name" -j$(( $(nproc) / $# + 1 )) --target cotile_attention 2>&1 | grep -iE "error" ) &
+done
+wait
+order=${ORDER:-"${names[*]} $(printf '%s\n' "${names[@]}" | tac | tr '\n' ' ')"}
+run=0
+for name in $order; do
+  run=$((run + 1))
+  COTILE_ATTENTION_LIB="$PWD/ab-build-$name/lib/libcotile_attention.so" python3 bench/decode/bench.py --no-torch \
+    ${BENCH_ARGS:-} --csv "$out/${name}_run$run.csv" 2>&1 | grep -E "^probe"
+done
