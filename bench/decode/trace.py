@@ -44,15 +44,13 @@ t = buf.view(plan.grid, 16).cpu().tolist()
 t0 = min(r[0] for r in t)
 end = max(max(r[:5]) for r in t)
 print(f"{B},{Hq},{Hkv},{N},{D} {kv}: grid {plan.grid} splits {plan.splits}; launch span {(end - t0) / 1e3:.2f} us")
-names = ["start", "q ready", "loop done", "published", "merged"] + [""] * 9 + ["warps in", "counted"]
-for ph in (0, 1, 2, 14, 3, 15, 4):
-    xs = sorted((r[ph] - t0) / 1e3 for r in t if r[ph])
+# The kernel's trace slots (tiles.cuh, kTraceSlots) in the order a CTA passes them; 6 + k: warp 0's
+# tile k/8 of its tiles arrived.
+phases = [(0, "start"), (1, "q ready"), (2, "loop done"), (14, "warps in"), (3, "published"), (15, "counted"), (4, "merged")]
+for slot, name in phases + [(6 + k, f"tile {k}/8 in") for k in range(8)]:
+    xs = sorted((r[slot] - t0) / 1e3 for r in t if r[slot])
     if xs:
-        print(f"  {names[ph]:>10}: n={len(xs):5d} min {xs[0]:8.2f} median {xs[len(xs) // 2]:8.2f} max {xs[-1]:8.2f} us")
-for k in range(8):  # warp 0's progress: tile k/8 of its tiles arrived
-    xs = sorted((r[6 + k] - t0) / 1e3 for r in t if r[6 + k])
-    if xs:
-        print(f"  tile {k}/8 in: n={len(xs):5d} min {xs[0]:8.2f} median {xs[len(xs) // 2]:8.2f} max {xs[-1]:8.2f} us")
+        print(f"  {name:>10}: n={len(xs):5d} min {xs[0]:8.2f} median {xs[len(xs) // 2]:8.2f} max {xs[-1]:8.2f} us")
 marks = [r[6:14] + [r[2]] for r in t if all(r[6:14])]
 if marks:  # each interval is 1/8 of every CTA's tiles (warp 0's share)
     print("  interval durations (median over CTAs, us): " + " ".join(

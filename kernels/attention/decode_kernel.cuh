@@ -46,17 +46,20 @@ struct DecodeCta {
 
   // ---- loading ------------------------------------------------------------------------------
 
+  // Shared memory after Q: the warps' K/V stages, then (after the main loop) the merges.
+  __device__ uint8_t* after_q() const { return smem + C::kQRawBytes + C::kQcBytes; }
+
   // The 4 warps' merge, where their stages were: O [warp][row][kMergeRow], max and sum [warp][row].
   struct MergeBuffers {
     float *o, *max, *sum;
   };
   __device__ MergeBuffers merge_buffers() const {
-    float* o = reinterpret_cast<float*>(smem + C::kQRawBytes + C::kQcBytes);
+    float* o = reinterpret_cast<float*>(after_q());
     return {o, o + kWarps * kRows * C::kMergeRow, o + kWarps * kRows * C::kMergeRow + kWarps * kRows};
   }
 
   // Warp-private stage s of warp w: K tile then V tile.
-  __device__ uint8_t* stage_k(int s) const { return smem + C::kQRawBytes + C::kQcBytes + ((warp * kStages + s) * 2) * C::kTile; }
+  __device__ uint8_t* stage_k(int s) const { return after_q() + ((warp * kStages + s) * 2) * C::kTile; }
 
   // A warp's copy of one K (or V) tile (tiles.cuh), this lane's part evaluated once per CTA.
   using Copy = TileCopy<kR>;
@@ -453,7 +456,7 @@ struct DecodeCta {
     trace(p, 15);
     if (!*last) return;
     merge_workspace<D, C::kBf16>(p.part_o + int64_t(unit) * p.splits * kRows * D, p.part_lse + int64_t(unit) * p.splits * kRows,
-                                 p.splits, valid_rows, smem + C::kQRawBytes + C::kQcBytes, write);
+                                 p.splits, valid_rows, after_q(), write);
     if (tid == 0) p.counters[unit] = 0;  // ready for the next launch (stream order)
     trace(p, 4);
   }

@@ -38,10 +38,11 @@ inline Workspace workspace_layout(int64_t units, int64_t splits, int64_t d, int6
 // (cta_rate 1.05) and up to 1.3x the share when other SMs idle. fp8 caches and D = 64 (more work
 // per byte) had lower rates until the lazy rescale and fewer address instructions per tile; since
 // then forced-split sweeps (results/h200_2026-11-29_splits) find the same choices best for them
-// as for 16-bit caches with D = 128 (e.g. fp8 (8,32,8,8192): 2c 37.0 us, 4 40.8 us). The merge: none for s = 1; kClusterMerge when
-// the unit's s CTAs form a cluster and merge in distributed shared memory; through the workspace,
-// kGlobalMerge (publish, counter: L2 round trips, and the splits' spread over the GPU) plus the
-// last CTA reading the s partials (s * partial_bytes) at ~22 GB/s (kMergeRead x the share).
+// as for 16-bit caches with D = 128 (e.g. fp8 (8,32,8,8192): 2c 37.0 us, 4 40.8 us).
+// The merge: none for s = 1; kClusterMerge when the unit's s CTAs form a cluster and merge in
+// distributed shared memory; through the workspace, kGlobalMerge (publish, counter: L2 round
+// trips, and the splits' spread over the GPU) plus the last CTA reading the s partials
+// (s * partial_bytes) at ~22 GB/s (kMergeRead x the share).
 // Clusters are used in one wave only (clusters[s] >= units; clusters[s] = resident clusters of
 // size s, 0 when not possible): 4-CTA clusters for 64 units, 62 resident, ran 1.4x slower.
 // Ties go to more splits (more loads in flight at the same modelled time).
