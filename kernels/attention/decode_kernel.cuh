@@ -226,6 +226,43 @@ struct DecodeCta {
 
   // ---- the CTA's work -------------------------------------------------------------------------
 
+  // The rows this split attends to, for sequence length seqlen_b: [start, L) cut into p.splits
+  // chunks of whole tiles; and where they are.
+  template <bool L2Only = false>
+  __device__ void locate(int seqlen_b) {
+    seqlen = seqlen_b;
+    const int L = seqlen + (p.k_new ? 1 : 0);
+    const int start = p.window > 0 ? ::max(0, L - p.window) : 0;
+    const int chunk = ((L - start + p.splits - 1) / p.splits + kRows - 1) / kRows * kRows;
+    lo = ::min(L, start + split * chunk);
+    hi = ::min(L, lo + chunk);
+    rows = KvRows::make<L2Only>(p, b, h, seqlen);
+  }
+
+  // 0. Before the previous kernel has completed (a dependent launch's head start; only the first
+  //    wave's CTAs can start that early, and only when the plan enables it, plan.hpp
+  //    prefetch_before_wait): L2 prefetches of the warp's first kStages - 1 K/V tiles, at the
+  //    addresses the sequence length, remap and page table give now. Hints only: nothing read here
+  //    is used after the wait (locate runs again), the reads bypass L1 (no stale line is left for
+  //    the reads after the wait), and a prefetch of a stale, even unmapped, address is harmless.
+  //    Measured: docs/design/decode.md, "Launch".
+  __device__ void prefetch_before_wait() {
+    if (int(blockIdx.x) >= p.early_ctas) return;
+    locate<true>(__ldcg(p.seqlen + b));
+    const int tiles = hi > lo ? (hi - lo + kRows - 1) / kRows : 0;
+    const int my_tiles = tiles > warp ? (tiles - warp + kWarps - 1) / kWarps : 0;
+#pragma unroll
+    for (int t = 0; t < kStages - 1; ++t) {
+      const int n = lo + kRows * (kWarps * t + warp) + lane % kRows;  // lanes 0-15: K rows, 16-31: V rows
+      if (t < my_tiles && n < hi && n != rows.appended) {
+        const RowAddress a = rows.pages ? rows.cache<true, true>(n) : rows.cache<false>(n);
+        const uint8_t* row = lane < kRows ? a.k : a.v;
+#pragma unroll
+        for (int x = 0; x < kR; x += 128) arch::prefetch_l2(row + x);
+      }
+    }
+  }
+
   // 1. Q: one cp.async group, issued first (it depends on nothing the kernel reads).
   __device__ void start_q() const {
     const uint8_t* q = p.q + b * p.q_sb + (h * p.group + kRows * m_tile) * p.q_sh;
@@ -493,20 +530,14 @@ __global__ void __launch_bounds__(kThreads, COTILE_DECODE_MIN_CTAS) decode_kerne
   cta.h = cta.unit / p.m_tiles % p.heads_kv;
   cta.b = cta.unit / p.m_tiles / p.heads_kv;
   cta.valid_rows = ::min(kRows, p.group - kRows * cta.m_tile);
-  // A programmatic dependent launch: this CTA may start during the previous kernel's tail, so all
-  // global memory is touched after that kernel completes. (No early trigger for the next one: see
-  // "Launch" in docs/design/decode.md.)
+  // A programmatic dependent launch: this CTA may start during the previous kernel's tail, so
+  // global memory is used only after that kernel completes; before, at most L2 prefetch hints.
+  // (No early trigger for the next one: see "Launch" in docs/design/decode.md.)
+  cta.prefetch_before_wait();
   arch::grid_dependency_wait();
   trace(p, 0);
   cta.start_q();
-  // The rows this split attends to: [start, L) cut into p.splits chunks of whole tiles.
-  cta.seqlen = p.seqlen[cta.b];
-  const int L = cta.seqlen + (p.k_new ? 1 : 0);
-  const int start = p.window > 0 ? ::max(0, L - p.window) : 0;
-  const int chunk = ((L - start + p.splits - 1) / p.splits + kRows - 1) / kRows * kRows;
-  cta.lo = ::min(L, start + cta.split * chunk);
-  cta.hi = ::min(L, cta.lo + chunk);
-  cta.rows = KvRows::make(p, cta.b, cta.h, cta.seqlen);
+  cta.locate(p.seqlen[cta.b]);
   cta.run();
 }
 

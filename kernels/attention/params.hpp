@@ -35,6 +35,10 @@ struct Params {
   // Work: CTA = unit * splits + split, unit = (b * Hkv + h) * m_tiles + m_tile (a cluster's CTAs
   // are consecutive: the splits of one unit when `clustered`).
   int32_t heads_kv, group, m_tiles, splits; bool clustered;
+  // CTAs [0, early_ctas) prefetch their first K/V tiles into L2 before the dependency wait: the
+  // first wave (the CTAs that can start before the previous kernel ends) when the plan's rule says
+  // it pays (plan.hpp, prefetch_before_wait), else 0.
+  int32_t early_ctas;
   // Split-KV partials: normalized O [unit][split][16][D] in the compute type (f16 or bf16),
   // base-2 lse [unit][split][16] fp32; arrival counters [unit].
   uint16_t* part_o; float* part_lse; int32_t* counters;

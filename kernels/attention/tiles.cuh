@@ -223,9 +223,12 @@ struct KvRows {
   int32_t k_sn, v_sn, k_sp, v_sp, log2_page;
   int32_t appended;              // the appended token's row (seqlen), or -1
 
+  // L2Only: the remap is read past L1 (a read before the dependency wait must leave no line in L1
+  // that a read after it could hit).
+  template <bool L2Only = false>
   __device__ static KvRows make(const Params& p, int b, int h, int seqlen) {
     KvRows r;
-    const int64_t seq = p.page_table ? 0 : (p.batch_idx ? p.batch_idx[b] : b);
+    const int64_t seq = p.page_table ? 0 : !p.batch_idx ? b : L2Only ? __ldcg(p.batch_idx + b) : p.batch_idx[b];
     r.k = p.k + seq * p.k_sb + h * p.k_sh;
     r.v = p.v + seq * p.v_sb + h * p.v_sh;
     r.k_new = p.k_new ? p.k_new + b * p.kn_sb + h * p.kn_sh : nullptr;
@@ -238,10 +241,10 @@ struct KvRows {
     return r;
   }
   // Row n in the cache (where the appended token is stored, too); Paged: whether pages is set.
-  template <bool Paged>
+  template <bool Paged, bool L2Only = false>
   __device__ __forceinline__ RowAddress cache(int n) const {
     if constexpr (Paged) {
-      const int32_t page = pages[n >> log2_page], row = n & ((1 << log2_page) - 1);
+      const int32_t page = L2Only ? __ldcg(pages + (n >> log2_page)) : pages[n >> log2_page], row = n & ((1 << log2_page) - 1);
       return {k + int64_t(page) * k_sp + int64_t(row) * k_sn, v + int64_t(page) * v_sp + int64_t(row) * v_sn};
     } else {
       return {k + int64_t(n) * k_sn, v + int64_t(n) * v_sn};

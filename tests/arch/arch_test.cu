@@ -1,6 +1,7 @@
 // The PTX wrappers on the GPU, with register fragments placed by the atom traits' layouts (so the
 // traits are checked too): cp.async with zero fill, ldmatrix, mma.sync f16 and e4m3, wgmma f16 SS;
-// programmatic dependent launch (a dependent grid that starts early still reads after the wait).
+// programmatic dependent launch (a dependent grid that starts early and prefetches into L2 still
+// reads what the first grid wrote after the wait).
 // Skipped (exit 77) without a GPU.
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
@@ -110,9 +111,14 @@ __global__ void producer_kernel(int* data, int n) {
   }
   for (int i = threadIdx.x; i < n; i += blockDim.x) data[i] = i + 1;
 }
+// Before its wait the dependent prefetches into L2 what it will read, and an unmapped address
+// (hints: they must neither fault nor make the reads after the wait see old values).
 __global__ void dependent_kernel(const int* data, int* out, int n) {
+  int early = 0;  // an L2-only read before the wait, as the decode kernel's prefetch makes
+  for (int i = threadIdx.x; i < n; i += blockDim.x) arch::prefetch_l2(data + i), early += __ldcg(data + i);
+  arch::prefetch_l2(reinterpret_cast<const char*>(data) + (uint64_t(1) << 46));
   arch::grid_dependency_wait();
-  for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = data[i];
+  for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = data[i] + (early == -1 ? 1 : 0);
 }
 
 template <class T>

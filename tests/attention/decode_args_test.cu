@@ -224,6 +224,18 @@ TEST(DecodeSplits, ClustersThatNeedMoreWavesAreNotUsed) {
   EXPECT_EQ(choose_merge(6, 1, c).cluster, 1);                    // nothing to merge
 }
 
+// The early L2 prefetch (before the dependency wait) where the A/Bs found it pays: long CTAs of
+// 16-bit caches; not the 128-row CTAs of (1,32,8,1024) in 8 splits, nor fp8 caches.
+TEST(DecodePrefetch, OnlyLongCtasOfSixteenBitCaches) {
+  using cotile::attention::detail::prefetch_before_wait;
+  EXPECT_TRUE(prefetch_before_wait(2, 32768, 16));   // (1,32,8,32768): 2 048 rows a CTA
+  EXPECT_TRUE(prefetch_before_wait(2, 1024, 1));     // (128,32,8,1024): 1 024
+  EXPECT_FALSE(prefetch_before_wait(2, 1024, 8));    // (1,32,8,1024): 128
+  EXPECT_FALSE(prefetch_before_wait(2, 1023, 1));    // just under
+  EXPECT_TRUE(prefetch_before_wait(2, 2047, 2));     // 1 024 after rounding up
+  EXPECT_FALSE(prefetch_before_wait(1, 32768, 16));  // fp8
+}
+
 TEST(DecodeWorkspace, HoldsEveryPartialAligned) {
   const auto w = workspace_layout(8, 33, 128);
   EXPECT_GE(w.lse - w.o, uint64_t(8) * 33 * 16 * 128 * 2);  // 16-bit partial O

@@ -93,6 +93,17 @@ COTILE_HD inline uint64_t l2_policy(bool evict_first) {
 #endif
 }
 
+// A hint: bring the 128-byte line holding `gmem` into L2 (prefetch.global.L2). It returns
+// nothing and does not fault, so it may be issued early, from addresses that are only a guess.
+COTILE_HD inline void prefetch_l2(const void* gmem) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("prefetch.global.L2 [%0];\n" ::"l"(gmem));
+#else
+  (void)gmem;
+  COTILE_DEVICE_ONLY(prefetch_l2)
+#endif
+}
+
 // The same with an L2 cache policy (l2_policy) on the read; the L2-only form (.cg, 16 bytes).
 template <int Bytes, CacheOp C>
 COTILE_HD inline void cp_async_zfill(void* smem, const void* gmem, bool pred, uint64_t policy) {
