@@ -241,10 +241,11 @@ struct DecodeCta {
 
   // 0. Before the previous kernel has completed (a dependent launch's head start; only the first
   //    wave's CTAs can start that early, and only when the plan enables it, plan.hpp
-  //    prefetch_before_wait): L2 prefetches of the warp's first kStages - 1 K/V tiles, at the
-  //    addresses the sequence length, remap and page table give now. Hints only: nothing read here
-  //    is used after the wait (locate runs again), the reads bypass L1 (no stale line is left for
-  //    the reads after the wait), and a prefetch of a stale, even unmapped, address is harmless.
+  //    prefetch_before_wait; contiguous caches): L2 prefetches of the warp's first kStages - 1
+  //    K/V tiles, at the addresses the sequence length and remap give now. Hints only: nothing
+  //    read here is used after the wait (locate runs again), the reads bypass L1 (no stale line is
+  //    left for the reads after the wait), and a prefetch of a stale, even unmapped, address is
+  //    harmless. (Not paged caches: a stale length could index past the page table, a real load.)
   //    Measured: docs/design/decode.md, "Launch".
   __device__ void prefetch_before_wait() {
     if (int(blockIdx.x) >= p.early_ctas) return;
@@ -255,7 +256,7 @@ struct DecodeCta {
     for (int t = 0; t < kStages - 1; ++t) {
       const int n = lo + kRows * (kWarps * t + warp) + lane % kRows;  // lanes 0-15: K rows, 16-31: V rows
       if (t < my_tiles && n < hi && n != rows.appended) {
-        const RowAddress a = rows.pages ? rows.cache<true, true>(n) : rows.cache<false>(n);
+        const RowAddress a = rows.cache<false>(n);
         const uint8_t* row = lane < kRows ? a.k : a.v;
 #pragma unroll
         for (int x = 0; x < kR; x += 128) arch::prefetch_l2(row + x);

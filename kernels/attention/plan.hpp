@@ -96,14 +96,15 @@ inline SplitChoice choose_splits(const Machine& m, const Work& w) {
 }
 
 // Whether the first wave's CTAs prefetch their first K/V tiles into L2 before the dependency wait
-// (decode_kernel.cuh, prefetch_before_wait): for 16-bit caches whose CTAs attend at least
-// kPrefetchRows rows of the longest sequence. Same-session A/Bs of back-to-back launches
+// (decode_kernel.cuh, prefetch_before_wait): for contiguous 16-bit caches whose CTAs attend at
+// least kPrefetchRows rows of the longest sequence (paged caches never: the page table would be
+// read at a stale length). Same-session A/Bs of back-to-back launches
 // (results/h200_2026-11-30_prefetch_ab): 16-bit caches with CTAs of 1 024 rows or more gained
 // 0.2-3.6% (the split 128 MiB shapes the most); the 128-row CTAs of (1,32,8,1024) lost 0.5-0.7 us
 // of 6.9 (prefetches before a wait that does not last), and fp8 caches gained nothing (0.98-1.01).
 inline constexpr int64_t kPrefetchRows = 1024;
-inline bool prefetch_before_wait(int kv_bytes, int64_t max_rows, int64_t splits) {
-  return kv_bytes == 2 && (max_rows + splits - 1) / splits >= kPrefetchRows;
+inline bool prefetch_before_wait(bool paged, int kv_bytes, int64_t max_rows, int64_t splits) {
+  return !paged && kv_bytes == 2 && (max_rows + splits - 1) / splits >= kPrefetchRows;
 }
 
 }  // namespace cotile::attention::detail

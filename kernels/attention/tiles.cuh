@@ -241,10 +241,10 @@ struct KvRows {
     return r;
   }
   // Row n in the cache (where the appended token is stored, too); Paged: whether pages is set.
-  template <bool Paged, bool L2Only = false>
+  template <bool Paged>
   __device__ __forceinline__ RowAddress cache(int n) const {
     if constexpr (Paged) {
-      const int32_t page = L2Only ? __ldcg(pages + (n >> log2_page)) : pages[n >> log2_page], row = n & ((1 << log2_page) - 1);
+      const int32_t page = pages[n >> log2_page], row = n & ((1 << log2_page) - 1);
       return {k + int64_t(page) * k_sp + int64_t(row) * k_sn, v + int64_t(page) * v_sp + int64_t(row) * v_sn};
     } else {
       return {k + int64_t(n) * k_sn, v + int64_t(n) * v_sn};

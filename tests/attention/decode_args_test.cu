@@ -225,15 +225,17 @@ TEST(DecodeSplits, ClustersThatNeedMoreWavesAreNotUsed) {
 }
 
 // The early L2 prefetch (before the dependency wait) where the A/Bs found it pays: long CTAs of
-// 16-bit caches; not the 128-row CTAs of (1,32,8,1024) in 8 splits, nor fp8 caches.
-TEST(DecodePrefetch, OnlyLongCtasOfSixteenBitCaches) {
+// contiguous 16-bit caches; not the 128-row CTAs of (1,32,8,1024) in 8 splits, nor fp8 caches,
+// nor paged ones (their page table is not read before the wait).
+TEST(DecodePrefetch, OnlyLongCtasOfContiguousSixteenBitCaches) {
   using cotile::attention::detail::prefetch_before_wait;
-  EXPECT_TRUE(prefetch_before_wait(2, 32768, 16));   // (1,32,8,32768): 2 048 rows a CTA
-  EXPECT_TRUE(prefetch_before_wait(2, 1024, 1));     // (128,32,8,1024): 1 024
-  EXPECT_FALSE(prefetch_before_wait(2, 1024, 8));    // (1,32,8,1024): 128
-  EXPECT_FALSE(prefetch_before_wait(2, 1023, 1));    // just under
-  EXPECT_TRUE(prefetch_before_wait(2, 2047, 2));     // 1 024 after rounding up
-  EXPECT_FALSE(prefetch_before_wait(1, 32768, 16));  // fp8
+  EXPECT_TRUE(prefetch_before_wait(false, 2, 32768, 16));   // (1,32,8,32768): 2 048 rows a CTA
+  EXPECT_TRUE(prefetch_before_wait(false, 2, 1024, 1));     // (128,32,8,1024): 1 024
+  EXPECT_FALSE(prefetch_before_wait(false, 2, 1024, 8));    // (1,32,8,1024): 128
+  EXPECT_FALSE(prefetch_before_wait(false, 2, 1023, 1));    // just under
+  EXPECT_TRUE(prefetch_before_wait(false, 2, 2047, 2));     // 1 024 after rounding up
+  EXPECT_FALSE(prefetch_before_wait(false, 1, 32768, 16));  // fp8
+  EXPECT_FALSE(prefetch_before_wait(true, 2, 32768, 16));   // paged
 }
 
 TEST(DecodeWorkspace, HoldsEveryPartialAligned) {

@@ -2,7 +2,8 @@
 // of awkward shapes: B in {1, 3, 17}, N in {0, 1, 15, 16, 17, 1000, 65537}, G in {1, 3, 4, 5, 8,
 // 16, 32}, D in {64, 128, 256}, contiguous (both orders) and paged caches (pages of 1, 16, 256),
 // remap and append on and off, every (Q, KV) dtype pair, soft-cap and window, per-head scales;
-// plus forced splits (both merges, and the workspace merge's thread mappings), wide scores (the lazy rescale's reference moving many times) and a cache of
+// plus forced splits (both merges, and the workspace merge's thread mappings), wide scores (the lazy rescale's reference moving many times),
+// seqlen / page table / remap written by the kernel just before (late_writer) and a cache of
 // more than 2^31 elements. Each case: fresh random inputs, poisoned outputs,
 // ‖O - ref‖ / ‖ref‖ under the dtype's tolerance, LSE, empty sequences exactly 0 / -inf, the
 // appended row in the cache, and a second run (split counters reset) identical to the first.
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "../gpu_skip.hpp"
+#include "cotile/arch/dependent_launch.hpp"
 #include "decode.hpp"
 #include "reference.cuh"
 
@@ -81,6 +83,7 @@ struct Case {
   bool per_head_scale = false;
   bool pad_q = false;
   int splits = 0;  // 0: the plan's choice
+  bool late_writes = false;  // seqlen, page table and remap written by the kernel just before (below)
   float q_amp = 0;  // Q's values in [-q_amp, q_amp]; 0: the default (1, or 4 for fp8 Q with an fp8 cache)
   std::string name() const {
     static const char* dt[] = {"f16", "bf16", "e4m3", "e5m2"};
@@ -90,6 +93,7 @@ struct Case {
                   remap ? " remap" : "", append ? " append" : "", dt[q_type], dt[kv_type], dt[o_type], softcap, window,
                   per_head_scale ? " per-head" : "", splits ? (" splits=" + std::to_string(splits)).c_str() : "",
                   q_amp > 0 ? (" q_amp=" + std::to_string(int(q_amp))).c_str() : "");
+    if (late_writes) std::strncat(s, " late-writes", sizeof s - std::strlen(s) - 1);
     return s;
   }
 };
@@ -97,6 +101,24 @@ struct Case {
 // Tolerance on ‖O - ref‖ / ‖ref‖: bf16 compute (bf16 cache) and bf16 output round to 8 bits;
 // f16 compute (f16 and fp8 caches) to 11 bits (probabilities and Q in f16).
 double tolerance(const Case& c) { return (c.kv_type == COTILE_BF16 || c.q_type == COTILE_BF16 || c.o_type == COTILE_BF16) ? 2e-2 : 4e-3; }
+
+// The kernel before a decode (a programmatic dependent launch, which may start as soon as this
+// lets it, and prefetch before its wait): lets it start, runs ~2 ms, then writes the real sequence
+// lengths, page table and remap over the stale ones (huge values: addresses far outside every
+// allocation). The decode must use only what this wrote.
+struct LateCopy {
+  const int32_t* src;
+  int32_t* dst;
+  int n;
+};
+__global__ void late_writer(LateCopy a, LateCopy b, LateCopy c) {
+  cotile::arch::launch_dependents();
+  const long long t0 = clock64();
+  while (clock64() - t0 < 4'000'000) {
+  }
+  for (const LateCopy& x : {a, b, c})
+    for (int i = int(threadIdx.x); i < x.n; i += int(blockDim.x)) x.dst[i] = x.src[i];
+}
 
 uint64_t g_seed = 1;
 int g_failures = 0, g_cases = 0;
@@ -208,21 +230,39 @@ bool run_case(const Case& c) {
   std::vector<float> ref_o(BH * D), ref_l(BH), out_o(BH * D), out_l(BH), out2(BH * D);
   CHECK_CUDA(cudaMemcpy(ref_o.data(), ro.p, BH * D * 4, cudaMemcpyDeviceToHost));
   CHECK_CUDA(cudaMemcpy(ref_l.data(), rl.p, BH * 4, cudaMemcpyDeviceToHost));
-  Buf of(BH * D * 4);
+  Buf of(BH * D * 4), real(seq.bytes + tab.bytes + rmp.bytes);
+  cudaStream_t stream = nullptr;
+  if (c.late_writes) {
+    CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CHECK_CUDA(cudaMemcpy(real.p, seq.p, seq.bytes, cudaMemcpyDeviceToDevice));
+    CHECK_CUDA(cudaMemcpy(real.as<uint8_t>() + seq.bytes, tab.p, tab.bytes, cudaMemcpyDeviceToDevice));
+    CHECK_CUDA(cudaMemcpy(real.as<uint8_t>() + seq.bytes + tab.bytes, rmp.p, rmp.bytes, cudaMemcpyDeviceToDevice));
+  }
   for (int run = 0; run < 2; ++run) {
     CHECK_CUDA(cudaMemset(o.p, 0xff, o.bytes));  // NaN everywhere: every element must be written
     CHECK_CUDA(cudaMemset(lse.p, 0xff, lse.bytes));
-    st = cotile::attention::decode_run(plan, a, ws.p, plan.workspace_bytes);
+    if (c.late_writes) {
+      CHECK_CUDA(cudaMemset(seq.p, 0x1f, seq.bytes));  // 0x1f1f1f1f rows, pages, batches
+      CHECK_CUDA(cudaMemset(tab.p, 0x1f, tab.bytes));
+      CHECK_CUDA(cudaMemset(rmp.p, 0x1f, rmp.bytes));
+      const auto* r = real.as<int32_t>();
+      late_writer<<<1, 128, 0, stream>>>(LateCopy{r, seq.as<int32_t>(), int(seq.bytes / 4)},
+                                         LateCopy{r + seq.bytes / 4, tab.as<int32_t>(), int(tab.bytes / 4)},
+                                         LateCopy{r + (seq.bytes + tab.bytes) / 4, rmp.as<int32_t>(), int(rmp.bytes / 4)});
+    }
+    st = cotile::attention::decode_run(plan, a, ws.p, plan.workspace_bytes, stream);
     if (!st.ok()) {
       std::printf("FAIL %s: run: %s\n", c.name().c_str(), st.message.c_str());
       return ++g_failures, false;
     }
     CHECK_CUDA(cudaGetLastError());
+    CHECK_CUDA(cudaStreamSynchronize(stream));
     to_float_kernel<<<256, 256>>>(o.p, BH * D, D, D, c.o_type, of.as<float>());
     CHECK_CUDA(cudaDeviceSynchronize());
     CHECK_CUDA(cudaMemcpy(run ? out2.data() : out_o.data(), of.p, BH * D * 4, cudaMemcpyDeviceToHost));
     if (!run) CHECK_CUDA(cudaMemcpy(out_l.data(), lse.p, BH * 4, cudaMemcpyDeviceToHost));
   }
+  if (stream) CHECK_CUDA(cudaStreamDestroy(stream));
   std::string why;
   double num = 0, den = 0;
   for (int64_t i = 0; i < BH * D; ++i) {
@@ -338,6 +378,20 @@ int main(int argc, char** argv) {
     c.q_type = c.kv_type = c.o_type = COTILE_BF16, c.cache = Cache::kPaged, c.page = 16, c.G = 5;
     run_case(c);
     c.q_type = COTILE_F16, c.kv_type = COTILE_E4M3, c.o_type = COTILE_F16, c.cache = Cache::kBHND, c.D = 64, c.softcap = 50;
+    run_case(c);
+  }
+  // The kernel before the decode writes seqlen, the page table and the remap late (late_writer):
+  // a long contiguous 16-bit cache, whose first CTAs prefetch before the dependency wait (at the
+  // stale values' addresses), and paged caches, whose CTAs do not.
+  for (Cache cache : {Cache::kPaged, Cache::kBNHD}) {
+    Case c{3, quick ? 4000 : 65537, 4, 128, 2, cache, 16, cache == Cache::kBNHD, true, COTILE_F16, COTILE_F16, COTILE_F16};
+    c.late_writes = true;
+    if (cache == Cache::kBNHD) c.splits = 2;  // >= 1 024 rows a CTA in the quick subset too: the prefetch runs
+    run_case(c);
+  }
+  {
+    Case c{3, 4000, 8, 128, 1, Cache::kPaged, 256, false, false, COTILE_BF16, COTILE_E4M3, COTILE_BF16};
+    c.late_writes = true;
     run_case(c);
   }
   if (!quick) {
