@@ -392,6 +392,9 @@ struct DecodeCta {
     arch::cp_async_wait<0>();
     __syncthreads();  // every warp is done with its stages: the merge reuses them
     trace(p, 2);
+    // The next kernel (a dependent launch) may start once every CTA is here: when the plan says
+    // its CTAs would not crowd this grid's SMs (plan.hpp, trigger_early).
+    if (p.trigger_early) arch::launch_dependents();
 
     // 6. Merge the 4 warps: (max, sum) per row and O in shared memory.
     const MergeBuffers m = merge_buffers();
@@ -533,7 +536,7 @@ __global__ void __launch_bounds__(kThreads, COTILE_DECODE_MIN_CTAS) decode_kerne
   cta.valid_rows = ::min(kRows, p.group - kRows * cta.m_tile);
   // A programmatic dependent launch: this CTA may start during the previous kernel's tail, so
   // global memory is used only after that kernel completes; before, at most L2 prefetch hints.
-  // (No early trigger for the next one: see "Launch" in docs/design/decode.md.)
+  // (The next kernel's early start: p.trigger_early, "Launch" in docs/design/decode.md.)
   cta.prefetch_before_wait();
   arch::grid_dependency_wait();
   trace(p, 0);

@@ -39,6 +39,7 @@ struct Params {
   // first wave (the CTAs that can start before the previous kernel ends) when the plan's rule says
   // it pays (plan.hpp, prefetch_before_wait), else 0.
   int32_t early_ctas;
+  bool trigger_early;  // let the next kernel start after the main loops (plan.hpp, trigger_early)
   // Split-KV partials: normalized O [unit][split][16][D] in the compute type (f16 or bf16),
   // base-2 lse [unit][split][16] fp32; arrival counters [unit].
   uint16_t* part_o; float* part_lse; int32_t* counters;

@@ -238,6 +238,19 @@ TEST(DecodePrefetch, OnlyLongCtasOfContiguousSixteenBitCaches) {
   EXPECT_FALSE(prefetch_before_wait(true, 2, 32768, 16));   // paged
 }
 
+// The early trigger for the next kernel: grids that leave half the SMs idle, or run in several
+// waves; not one-wave grids that fill the SMs (132 SMs, 2 CTAs each).
+TEST(DecodePrefetch, EarlyTriggerOnlyWhereTheNextGridFindsRoom) {
+  using cotile::attention::detail::trigger_early;
+  EXPECT_TRUE(trigger_early(64, 132, 2));     // (1,32,8,1024): 8 clusters of 8
+  EXPECT_TRUE(trigger_early(66, 132, 2));
+  EXPECT_FALSE(trigger_early(67, 132, 2));
+  EXPECT_FALSE(trigger_early(128, 132, 2));   // one CTA per SM
+  EXPECT_FALSE(trigger_early(264, 132, 2));   // one full wave
+  EXPECT_TRUE(trigger_early(265, 132, 2));    // a second wave
+  EXPECT_TRUE(trigger_early(1024, 132, 2));   // (128,32,8,1024): four waves
+}
+
 TEST(DecodeWorkspace, HoldsEveryPartialAligned) {
   const auto w = workspace_layout(8, 33, 128);
   EXPECT_GE(w.lse - w.o, uint64_t(8) * 33 * 16 * 128 * 2);  // 16-bit partial O
