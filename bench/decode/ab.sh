@@ -10,7 +10,9 @@
 #                 (untracked, not ignored: the device copy carries it; delete it before committing)
 #     CUDA_FLAGS  CMAKE_CUDA_FLAGS for it, e.g. -DCOTILE_DECODE_MERGE_BATCH=8 (may be empty)
 #   env ORDER="a b b a" overrides the run order; BENCH_ARGS are passed to bench.py (--kv fp8-e4m3).
-# Compare: python3 bench/decode/ab_compare.py DIR BASELINE_NAME
+# At the end the table of ab_compare.py (baseline: the first variant) is printed and kept as
+# compare.txt beside the CSVs (it comes back even when a device's file limit drops CSVs).
+# Compare again: python3 bench/decode/ab_compare.py DIR BASELINE_NAME
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-ab-results}
@@ -32,3 +34,4 @@ for name in $order; do
   COTILE_ATTENTION_LIB="$PWD/ab-build-$name/lib/libcotile_attention.so" python3 bench/decode/bench.py --no-torch \
     ${BENCH_ARGS:-} --csv "$out/${name}_run$run.csv" 2>&1 | grep -E "^probe"
 done
+python3 bench/decode/ab_compare.py "$out" "${names[0]}" | tee "$out/compare.txt"
