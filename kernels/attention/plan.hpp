@@ -109,10 +109,11 @@ inline bool prefetch_before_wait(bool paged, int kv_bytes, int64_t max_rows, int
 
 // Whether the CTAs let the next kernel in the stream (a dependent launch) start once they are past
 // their main loops, instead of when they exit: when this grid leaves at least half the SMs idle,
-// or runs in more than one wave (its last, partial wave frees slots as it drains). One-wave grids
-// that fill the SMs do not: there the next decode's CTAs, placed early, ran 12-18% slower
-// (results/h200_2026-11-29_pdl_ab, ab1: (1,32,8,1024) 7.67 -> 6.87 us with the early trigger,
-// the two-wave (64,64,8,2048) and four-wave (128,32,8,1024) 0.5-1.1% faster).
+// or runs in more than one wave (its last, partial wave frees slots as it drains): measured
+// (results/h200_2026-11-30_trigger_ab) (1,32,8,1024) 6.99 -> 6.48 us, the two-wave
+// (64,64,8,2048) and four-wave (128,32,8,1024) x1.002-1.008. One-wave grids that fill the SMs do
+// not: with an early trigger there the next decode's CTAs ran 12-18% slower
+// (results/h200_2026-11-29_pdl_ab, ab1).
 inline bool trigger_early(int64_t grid, int64_t sms, int64_t ctas_per_sm) {
   return 2 * grid <= sms || grid > sms * ctas_per_sm;
 }
