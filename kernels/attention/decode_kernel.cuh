@@ -64,7 +64,15 @@ struct DecodeCta {
   // A warp's copy of one K (or V) tile (tiles.cuh), this lane's part evaluated once per CTA.
   using Copy = TileCopy<kR>;
 
-  // Issue the cp.async of the warp's tile t (rows lo + 16 * (4t + warp) ...) into stage s; rows
+  // The CTA's rows [lo, hi) in 16-row tiles, tile t of them to warp t % kWarps: this warp's tile t
+  // starts at row tile_row(t), and it has my_tile_count() of them.
+  __device__ int tile_row(int t) const { return lo + kRows * (kWarps * t + warp); }
+  __device__ int my_tile_count() const {
+    const int tiles = hi > lo ? (hi - lo + kRows - 1) / kRows : 0;
+    return tiles > warp ? (tiles - warp + kWarps - 1) / kWarps : 0;
+  }
+
+  // Issue the cp.async of the warp's tile t (rows tile_row(t) ...) into stage s; rows
   // past hi are zero-filled without being read.
   __device__ void issue_tile(const Copy& lc, int t, int s) const {
     if (rows.pages) issue_rows<true>(lc, t, s);  // CTA-uniform
@@ -78,7 +86,7 @@ struct DecodeCta {
   __device__ __forceinline__ void issue_rows(const Copy& lc, int t, int s) const {
     uint8_t* sk = stage_k(s);
     uint8_t* sv = sk + C::kTile;
-    const int n0 = lo + kRows * (kWarps * t + warp);
+    const int n0 = tile_row(t);
     const bool appended_here = unsigned(rows.appended - n0) < unsigned(kRows);  // warp-uniform
     // Most tiles: 16 cache rows in one page (or a contiguous cache): one row address per lane, the
     // other copies at fixed row steps from it (fewer instructions: fp8 caches are issue-bound).
@@ -250,11 +258,10 @@ struct DecodeCta {
   __device__ void prefetch_before_wait() {
     if (int(blockIdx.x) >= p.early_ctas) return;
     locate<true>(__ldcg(p.seqlen + b));
-    const int tiles = hi > lo ? (hi - lo + kRows - 1) / kRows : 0;
-    const int my_tiles = tiles > warp ? (tiles - warp + kWarps - 1) / kWarps : 0;
+    const int my_tiles = my_tile_count();
 #pragma unroll
     for (int t = 0; t < kStages - 1; ++t) {
-      const int n = lo + kRows * (kWarps * t + warp) + lane % kRows;  // lanes 0-15: K rows, 16-31: V rows
+      const int n = tile_row(t) + lane % kRows;  // lanes 0-15: K rows, 16-31: V rows
       if (t < my_tiles && n < hi && n != rows.appended) {
         const RowAddress a = rows.cache<false>(n);
         const uint8_t* row = lane < kRows ? a.k : a.v;
@@ -285,8 +292,7 @@ struct DecodeCta {
     }
 
     // 3. The pipeline's prologue: kStages - 1 tiles in flight per warp.
-    const int tiles = hi > lo ? (hi - lo + kRows - 1) / kRows : 0;
-    const int my_tiles = tiles > warp ? (tiles - warp + kWarps - 1) / kWarps : 0;
+    const int my_tiles = my_tile_count();
     const Copy lc = Copy::of_lane(lane);
     kv_policy = arch::l2_policy(p.m_tiles == 1);  // several m-tiles read the same K/V (the others hit L2)
 #pragma unroll
@@ -329,7 +335,7 @@ struct DecodeCta {
       float s[2][4] = {};
       scores(sk, qa, s);
       // Scores in base 2 (y = log2(e) x), masked past hi (only a sequence's last tile).
-      const int n0 = lo + kRows * (kWarps * t + warp);
+      const int n0 = tile_row(t);
       if (capped) {  // one branch per tile (not per score)
 #pragma unroll
         for (int nt = 0; nt < 2; ++nt)
