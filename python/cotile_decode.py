@@ -33,7 +33,8 @@ class _Shape(ctypes.Structure):
 
 class _Plan(ctypes.Structure):
     _fields_ = [("shape", _Shape), ("group", c_i32), ("m_tiles", c_i32), ("splits", c_i32), ("grid", c_i32),
-                ("ctas_per_sm", c_i32), ("sms", c_i32), ("cluster", c_i32), ("workspace_bytes", c_u64)]
+                ("ctas_per_sm", c_i32), ("sms", c_i32), ("cluster", c_i32), ("stagger_cycles", c_i32),
+                ("workspace_bytes", c_u64)]
 
 
 class _Args(ctypes.Structure):
@@ -130,7 +131,7 @@ class DecodePlan:
         _check(_library().cotile_decode_plan(ctypes.byref(shape), ctypes.byref(self._plan)), "cotile_decode_plan")
         self.batch, self.heads_q, self.heads_kv, self.head_dim = batch, heads_q, heads_kv, head_dim
         self.splits, self.grid, self.cluster = self._plan.splits, self._plan.grid, self._plan.cluster
-        self.ctas_per_sm = self._plan.ctas_per_sm
+        self.ctas_per_sm, self.sms, self.stagger_cycles = self._plan.ctas_per_sm, self._plan.sms, self._plan.stagger_cycles
         self.workspace = torch.zeros(max(1, self._plan.workspace_bytes) + 256, dtype=torch.uint8, device=self.device)
         self._ws = (self.workspace.data_ptr() + 255) // 256 * 256  # 256-byte aligned
 

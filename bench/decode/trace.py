@@ -1,13 +1,15 @@
 """Per-CTA phase times of one decode launch (a library built with -DCOTILE_DECODE_TRACE=1):
 where a CTA's time goes (start -> Q ready -> main loop done -> the warps' results in shared
 memory -> partial published -> split counter read -> merged), warp 0's progress through its
-tiles (each eighth), and the epilogue's steps per CTA.
+tiles (each eighth), and the epilogue's steps per CTA; for grids of several waves, where the first
+wave's CTAs were placed and how long each SM had no CTA in its main loop.
 
     COTILE_ATTENTION_LIB=.../libcotile_attention.so python3 bench/decode/trace.py B Hq Hkv N D [fp16|bf16|fp8-e4m3 [splits]]
 
 The traced launch follows three untraced ones and, by default, an L2 flush (zeroing 256 MiB);
 TRACE_WARM=1 skips the flush: the flush leaves dirty lines in L2 whose write-back slows the
 launch's first tens of microseconds, which the benchmark (no writes between launches) never sees.
+TRACE_STAGGER=cycles overrides the plan's stagger of the first wave's later slots (0: none).
 """
 import ctypes
 import os
@@ -28,6 +30,8 @@ k = torch.randn(B, Hkv, N, D, device="cuda", dtype=torch.float16).to(kv_dtype)
 v = torch.randn(B, Hkv, N, D, device="cuda", dtype=torch.float16).to(kv_dtype)
 seqlen = torch.full((B,), N, dtype=torch.int32, device="cuda")
 plan = cotile_decode.DecodePlan(B, Hq, Hkv, D, N, q_dtype=q_dtype, kv_dtype=kv_dtype, o_dtype=q_dtype, splits=splits)
+if "TRACE_STAGGER" in os.environ:  # override the plan's stagger of the first wave (cycles; 0: none)
+    plan._plan.stagger_cycles = plan.stagger_cycles = int(os.environ["TRACE_STAGGER"])
 lib = cotile_decode._library()
 buf = torch.zeros(plan.grid * 16, dtype=torch.int64, device="cuda")
 flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
@@ -61,3 +65,33 @@ for a, b, what in ((2, 14, "warps' results to shared"), (14, 3, "partial/output 
         print(f"  {what:>24} per CTA: median {xs[len(xs) // 2]:.2f} max {xs[-1]:.2f} us")
 loop = sorted((r[2] - r[1]) / 1e3 for r in t)
 print(f"  main loop per CTA: median {loop[len(loop) // 2]:.2f} us, max {loop[-1]:.2f} us")
+if plan.grid > plan.sms:  # several CTAs an SM: placement, and the SMs' gaps between main loops
+    sms = plan.sms
+    warpid = [r[5] >> 32 for r in t]
+    for r in t:
+        r[5] &= 0xFFFFFFFF
+    first = {}
+    for c in range(min(plan.grid, sms * plan.ctas_per_sm)):
+        first.setdefault(t[c][5], []).append(c)
+    apart = sum(1 for cs in first.values() if len(cs) > 1 and max(t[c][0] for c in cs) - min(t[c][0] for c in cs) > 1000)
+    print(f"  first wave per SM: {apart} of {len(first)} SMs' CTAs start >= 1 us apart; warp 0's %warpid on SMs 0-3: " +
+          "; ".join(f"{sm}: " + ",".join(f"cta {c} w{warpid[c]}" for c in first[sm]) for sm in sorted(first)[:4]))
+    pairs = min(sms, plan.grid - sms)
+    same = sum(t[k][5] == t[k + sms][5] for k in range(pairs))
+    offs = sorted((t[k + sms][0] - t[k][0]) / 1e3 for k in range(pairs))
+    print(f"  first wave: CTAs k and k + {sms} on one SM for {same} of {pairs}; k + {sms} starts after k by "
+          f"median {offs[len(offs) // 2]:.2f} us (stagger {plan.stagger_cycles} cycles)")
+    by_sm = {}
+    for r in t:
+        by_sm.setdefault(r[5], []).append((r[1], r[2]))  # Q ready -> main loop done
+    gaps = []
+    for loops in by_sm.values():  # time in [launch start, the SM's last loop end] with no main loop running
+        loops.sort()
+        idle, reach = loops[0][0] - t0, loops[0][0]
+        for a, b in loops:
+            idle += max(0, a - reach)
+            reach = max(reach, b)
+        gaps.append(idle / 1e3)
+    gaps.sort()
+    print(f"  per SM, time with no CTA in its main loop: median {gaps[len(gaps) // 2]:.2f} us, max {gaps[-1]:.2f} us "
+          f"({len(by_sm)} SMs)")

@@ -46,6 +46,10 @@ typedef struct {
   int32_t cluster;           /* splits > 1: the splits of one (batch, KV head) form a thread-block cluster of
                                 `cluster` = splits CTAs and merge in distributed shared memory; 1: the last
                                 split to finish merges the partials through the workspace */
+  int32_t stagger_cycles;    /* > 0 (grids of several waves): the first wave's CTAs of slot j of their SM start
+                                j x stagger_cycles clock cycles late, so that the CTAs sharing an SM do not all
+                                fill and drain their pipelines at the same moments; may be set to 0 (no delay)
+                                or tuned, never negative */
   uint64_t workspace_bytes;  /* device memory run needs; zero it once before the first run */
 } cotile_decode_plan_t;
 

@@ -180,6 +180,9 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   plan->ctas_per_sm = per_sm;
   plan->sms = sms;
   plan->cluster = choice.cluster;
+  int clock_khz = 0;
+  COTILE_CUDA_TRY(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, s.device), "cotile_decode_plan: clock rate");
+  plan->stagger_cycles = int32_t(stagger_cycles(grid, sms, per_sm, clock_khz));
   plan->workspace_bytes = workspace_layout(units, splits, s.head_dim, plan->cluster).total;
   return ok();
 }
@@ -223,7 +226,8 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   const int64_t units = s.batch * s.heads_kv * plan->m_tiles;
   if (!k.fn || plan->splits < 1 || plan->splits > kMaxSplits || s.batch < 1 || s.heads_kv < 1 || plan->group != s.heads_q / s.heads_kv ||
       plan->m_tiles != (plan->group + kRows - 1) / kRows || plan->grid != units * plan->splits ||
-      (plan->cluster != 1 && (plan->cluster != plan->splits || plan->cluster > kMaxCluster)))
+      (plan->cluster != 1 && (plan->cluster != plan->splits || plan->cluster > kMaxCluster)) || plan->sms < 1 ||
+      plan->ctas_per_sm < 1 || plan->stagger_cycles < 0)
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
   const int qb = dtype_bytes(s.q_type), kvb = dtype_bytes(s.kv_type);
   cotile_status st;
@@ -287,6 +291,7 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   p.clustered = plan->cluster > 1;
   const int64_t first_wave = std::min<int64_t>(plan->grid, int64_t(plan->sms) * plan->ctas_per_sm);
   p.trigger_early = trigger_early(plan->grid, plan->sms, plan->ctas_per_sm);
+  p.sms = plan->sms, p.first_wave = int32_t(first_wave), p.stagger_cycles = plan->stagger_cycles;
   p.early_ctas = prefetch_before_wait(a.page_table != nullptr, kvb, s.max_kv_len, plan->splits) ? int32_t(first_wave) : 0;
   p.part_o = reinterpret_cast<uint16_t*>(ws + w.o), p.part_lse = reinterpret_cast<float*>(ws + w.lse);
   p.counters = reinterpret_cast<int32_t*>(ws + w.counters);

@@ -24,6 +24,7 @@
 #include "cotile/arch/cluster.hpp"
 #include "cotile/arch/dependent_launch.hpp"
 #include "cotile/arch/mma_sm80.hpp"
+#include "cotile/arch/sm.hpp"
 #include "merge.cuh"
 #include "tiles.cuh"
 
@@ -269,6 +270,24 @@ struct DecodeCta {
         for (int x = 0; x < kR; x += 128) arch::prefetch_l2(row + x);
       }
     }
+  }
+
+  // 0'. After the wait, the first wave's CTAs that hold their SM's slot j > 0 sleep
+  //     j x stagger_cycles (plan.hpp, stagger_cycles: grids of several waves), so that the CTAs
+  //     sharing an SM fill and drain at different moments. The slot is the hardware warp slots the
+  //     CTA got (%warpid / 4: the first CTA on an SM gets 0-3, the second 4-7, measured on every
+  //     SM of the H200, results/h200_2026-11-30_stagger/stagger_ab5); a wrong guess could only
+  //     cost time. One thread sleeps, the others wait at the barrier: no issue slots are taken
+  //     from the CTA already streaming beside it. (The parameters read here sit beside those read
+  //     before the wait, so the check costs no constant-cache miss.)
+  __device__ void stagger() const {
+    if (p.stagger_cycles == 0 || int(blockIdx.x) >= p.first_wave) return;
+    if (tid == 0) {
+      const int slot = int(arch::warp_slot() / kWarps) % (p.first_wave / p.sms);
+      const long long t0 = clock64(), wait = (long long)slot * p.stagger_cycles;
+      while (clock64() - t0 < wait) __nanosleep(200);
+    }
+    __syncthreads();
   }
 
   // 1. Q: one cp.async group, issued first (it depends on nothing the kernel reads).
@@ -545,6 +564,7 @@ __global__ void __launch_bounds__(kThreads, COTILE_DECODE_MIN_CTAS) decode_kerne
   // (The next kernel's early start: p.trigger_early, "Launch" in docs/design/decode.md.)
   cta.prefetch_before_wait();
   arch::grid_dependency_wait();
+  cta.stagger();
   trace(p, 0);
   cta.start_q();
   cta.locate(p.seqlen[cta.b]);

@@ -118,4 +118,23 @@ inline bool trigger_early(int64_t grid, int64_t sms, int64_t ctas_per_sm) {
   return 2 * grid <= sms || grid > sms * ctas_per_sm;
 }
 
+// How late the first wave's CTA in slot j of its SM (the j-th CTA placed there) starts:
+// j x stagger_ns (decode_kernel.cuh, stagger), for grids of several waves. Identical CTAs started
+// together end together, and then both CTAs of an SM wait for their successors' first tiles at the
+// same time, which leaves the SM idle at every wave's boundary (fp8's CTAs, which end within
+// ~1 us of each other, the most); once the slots are a few microseconds apart, a CTA in its fill
+// or drain has the other streaming beside it for the rest of the launch. Measured
+// (results/h200_2026-11-30_stagger): delays of 2, 3, 4.5, 6 and 12 us; 3 us was best (it must
+// outlast a fill and drain, and stay well short of a CTA's length). With the slot from the CTA's
+// hardware warp slots: fp8 (128,32,8,1024) x1.058 and (64,64,8,2048) x1.026, f16/bf16 there
+// x1.016-1.019; the per-SM time with no CTA in its main loop 9.9 -> 1.5 us (max 12.8 -> 5.5).
+// One-wave grids, delayed the same way, lost ~1% and go without.
+#ifndef COTILE_DECODE_STAGGER_NS
+#define COTILE_DECODE_STAGGER_NS 3000
+#endif
+inline constexpr int64_t kStaggerNs = COTILE_DECODE_STAGGER_NS;
+inline int64_t stagger_cycles(int64_t grid, int64_t sms, int64_t ctas_per_sm, int64_t clock_khz) {
+  return ctas_per_sm > 1 && grid > sms * ctas_per_sm ? kStaggerNs * clock_khz / 1000000 : 0;
+}
+
 }  // namespace cotile::attention::detail

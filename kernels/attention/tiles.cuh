@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "cotile/arch/copy.hpp"
+#include "cotile/arch/sm.hpp"
 #include "cotile/ct/ct.hpp"
 #include "convert.cuh"
 #include "params.hpp"
@@ -50,7 +51,7 @@ __device__ __forceinline__ float exp2_fast(float x) {
 
 // COTILE_DECODE_TRACE = 1 (diagnostics builds only) records per-CTA phase times (%globaltimer,
 // ns) in p.trace[cta][kTraceSlots] when set: 0 start, 1 Q ready, 2 main loop done, 3 partial
-// published, 4 merged; [5] the SM; [6 + k] warp 0's tile k * tiles / 8 arrived (k = 0 .. 7);
+// published, 4 merged; [5] the SM (low 32 bits) and warp 0's hardware slot (high); [6 + k] warp 0's tile k * tiles / 8 arrived (k = 0 .. 7);
 // 14 the warps' results in shared memory; 15 the split counter read (the last CTA of a unit).
 #ifndef COTILE_DECODE_TRACE
 #define COTILE_DECODE_TRACE 0
@@ -63,9 +64,7 @@ __device__ __forceinline__ void trace(const Params& p, int slot) {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     p.trace[blockIdx.x * kTraceSlots + slot] = t;
     if (slot == 0) {
-      uint32_t sm;
-      asm("mov.u32 %0, %%smid;" : "=r"(sm));
-      p.trace[blockIdx.x * kTraceSlots + 5] = sm;
+      p.trace[blockIdx.x * kTraceSlots + 5] = arch::sm_id() | uint64_t(arch::warp_slot()) << 32;
     }
   }
 #else

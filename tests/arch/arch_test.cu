@@ -1,7 +1,7 @@
 // The PTX wrappers on the GPU, with register fragments placed by the atom traits' layouts (so the
 // traits are checked too): cp.async with zero fill, ldmatrix, mma.sync f16 and e4m3, wgmma f16 SS;
 // programmatic dependent launch (a dependent grid that starts early and prefetches into L2 still
-// reads what the first grid wrote after the wait).
+// reads what the first grid wrote after the wait); the SM and warp slot of co-resident warps.
 // Skipped (exit 77) without a GPU.
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
@@ -13,6 +13,7 @@
 #include "../gpu_skip.hpp"
 #include "cotile/arch/dependent_launch.hpp"
 #include "cotile/arch/mma_sm80.hpp"
+#include "cotile/arch/sm.hpp"
 #include "cotile/arch/wgmma.hpp"
 #include "cotile/cotile.hpp"
 
@@ -119,6 +120,20 @@ __global__ void dependent_kernel(const int* data, int* out, int n) {
   arch::prefetch_l2(reinterpret_cast<const char*>(data) + (uint64_t(1) << 46));
   arch::grid_dependency_wait();
   for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = data[i] + (early == -1 ? 1 : 0);
+}
+
+// Every CTA of a grid that fits on the GPU at once arrives at a grid-wide count first (so all are
+// resident together: none can exit and free its slots for another), then each warp records
+// (SM, warp slot); -1 when the others did not arrive within ~0.5 s.
+__global__ void where_kernel(int* arrived, int64_t* out) {
+  if (threadIdx.x == 0) atomicAdd(arrived, 1);
+  const long long t0 = clock64();
+  bool all = false;
+  while (!(all = *static_cast<volatile int*>(arrived) == int(gridDim.x)) && clock64() - t0 < 1'000'000'000) {
+  }
+  __syncthreads();
+  if (threadIdx.x % 32 == 0)
+    out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32] = all ? int64_t(arch::sm_id()) << 32 | arch::warp_slot() : -1;
 }
 
 template <class T>
@@ -231,6 +246,32 @@ int main() {
     check(cudaLaunchKernelEx(&config, dependent_kernel, cdata, out, n) == cudaSuccess, "dependent launch", 0, 0, 0);
     const auto got = from_device(out, n);
     for (int i = 0; i < n; ++i) check(got[i] == i + 1, "grid_dependency_wait", i, got[i], i + 1);
+  }
+  {  // co-resident warps hold distinct (SM, slot); a CTA of 4 warps one aligned block of 4 slots
+    int sms = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    const int grid = 2 * sms, warps = 4;
+    int* arrived = to_device(std::vector<int>(1));
+    int64_t* dout = to_device(std::vector<int64_t>(size_t(grid) * warps));
+    where_kernel<<<grid, 32 * warps>>>(arrived, dout);
+    const auto where = from_device(dout, size_t(grid) * warps);
+    std::vector<std::vector<int>> taken(sms + 64);  // per SM id: the CTA holding each slot
+    for (int c = 0; c < grid; ++c) {
+      int64_t block = -1;
+      for (int w = 0; w < warps; ++w) {
+        const int64_t x = where[size_t(c) * warps + w];
+        check(x >= 0, "all CTAs resident at once", c, double(x), 0);
+        if (x < 0) break;
+        const int sm = int(x >> 32), slot = int(x & 0xffffffff);
+        check(sm < int(taken.size()) && slot < 64, "sm_id and warp_slot in range", c, sm, slot);
+        if (sm >= int(taken.size()) || slot >= 64) break;
+        if (taken[sm].empty()) taken[sm].assign(64, -1);
+        check(taken[sm][slot] == -1, "warp_slot: distinct slots on one SM", c, slot, taken[sm][slot]);
+        taken[sm][slot] = c;
+        if (w == 0) block = slot / warps;
+        check(slot / warps == block, "warp_slot: a CTA's warps in one aligned block", c, slot, double(block * warps));
+      }
+    }
   }
   if (cudaDeviceSynchronize() != cudaSuccess) {
     std::printf("FAIL CUDA error: %s\n", cudaGetErrorString(cudaGetLastError()));

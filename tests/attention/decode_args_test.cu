@@ -121,6 +121,10 @@ TEST(DecodeArgs, UnfilledPlanIsRefused) {
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
   p = plan(), p.m_tiles = 2, p.grid = 64;  // G = 4 is one m-tile
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
+  p = plan(), p.sms = 0;  // the kernel divides by it (the first wave's slots)
+  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
+  p = plan(), p.stagger_cycles = -1;  // 0 (no delay) or more
+  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
 }
 
 TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
@@ -249,6 +253,18 @@ TEST(DecodePrefetch, EarlyTriggerOnlyWhereTheNextGridFindsRoom) {
   EXPECT_FALSE(trigger_early(264, 132, 2));   // one full wave
   EXPECT_TRUE(trigger_early(265, 132, 2));    // a second wave
   EXPECT_TRUE(trigger_early(1024, 132, 2));   // (128,32,8,1024): four waves
+}
+
+// The stagger of the first wave's later slots: grids of several waves only, ~3 us in cycles of
+// the device's clock (1 980 MHz: 5 940 cycles).
+TEST(DecodePrefetch, StaggerOnlyGridsOfSeveralWaves) {
+  using cotile::attention::detail::stagger_cycles;
+  EXPECT_EQ(stagger_cycles(1024, 132, 2, 1980000), 5940);  // (128,32,8,1024): four waves
+  EXPECT_EQ(stagger_cycles(265, 132, 2, 1980000), 5940);   // a second wave
+  EXPECT_EQ(stagger_cycles(264, 132, 2, 1980000), 0);      // one full wave
+  EXPECT_EQ(stagger_cycles(128, 132, 2, 1980000), 0);      // one CTA per SM
+  EXPECT_EQ(stagger_cycles(1024, 132, 1, 1980000), 0);     // one slot per SM: nothing to stagger
+  EXPECT_EQ(stagger_cycles(1024, 132, 2, 1000000), 3000);  // a slower clock: fewer cycles, the same time
 }
 
 TEST(DecodeWorkspace, HoldsEveryPartialAligned) {
