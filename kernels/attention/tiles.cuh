@@ -51,8 +51,9 @@ __device__ __forceinline__ float exp2_fast(float x) {
 
 // COTILE_DECODE_TRACE = 1 (diagnostics builds only) records per-CTA phase times (%globaltimer,
 // ns) in p.trace[cta][kTraceSlots] when set: 0 start, 1 Q ready, 2 main loop done, 3 partial
-// published, 4 merged; [5] the SM (low 32 bits) and warp 0's hardware slot (high); [6 + k] warp 0's tile k * tiles / 8 arrived (k = 0 .. 7);
-// 14 the warps' results in shared memory; 15 the split counter read (the last CTA of a unit).
+// published, 4 merged; [5] the SM (low 32 bits) and warp 0's hardware slot (high 32); [6 + k]
+// warp 0's tile k * tiles / 8 arrived (k = 0 .. 7); 14 the warps' results in shared memory;
+// 15 the split counter read (the last CTA of a unit).
 #ifndef COTILE_DECODE_TRACE
 #define COTILE_DECODE_TRACE 0
 #endif
