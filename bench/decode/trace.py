@@ -66,21 +66,16 @@ for a, b, what in ((2, 14, "warps' results to shared"), (14, 3, "partial/output 
 loop = sorted((r[2] - r[1]) / 1e3 for r in t)
 print(f"  main loop per CTA: median {loop[len(loop) // 2]:.2f} us, max {loop[-1]:.2f} us")
 if plan.grid > plan.sms:  # several CTAs an SM: placement, and the SMs' gaps between main loops
-    sms = plan.sms
     warpid = [r[5] >> 32 for r in t]
     for r in t:
         r[5] &= 0xFFFFFFFF
     first = {}
-    for c in range(min(plan.grid, sms * plan.ctas_per_sm)):
+    for c in range(min(plan.grid, plan.sms * plan.ctas_per_sm)):
         first.setdefault(t[c][5], []).append(c)
     apart = sum(1 for cs in first.values() if len(cs) > 1 and max(t[c][0] for c in cs) - min(t[c][0] for c in cs) > 1000)
-    print(f"  first wave per SM: {apart} of {len(first)} SMs' CTAs start >= 1 us apart; warp 0's %warpid on SMs 0-3: " +
+    print(f"  first wave per SM (stagger {plan.stagger_cycles} cycles): {apart} of {len(first)} SMs' CTAs start >= 1 us "
+          "apart; warp 0's %warpid on SMs 0-3: " +
           "; ".join(f"{sm}: " + ",".join(f"cta {c} w{warpid[c]}" for c in first[sm]) for sm in sorted(first)[:4]))
-    pairs = min(sms, plan.grid - sms)
-    same = sum(t[k][5] == t[k + sms][5] for k in range(pairs))
-    offs = sorted((t[k + sms][0] - t[k][0]) / 1e3 for k in range(pairs))
-    print(f"  first wave: CTAs k and k + {sms} on one SM for {same} of {pairs}; k + {sms} starts after k by "
-          f"median {offs[len(offs) // 2]:.2f} us (stagger {plan.stagger_cycles} cycles)")
     by_sm = {}
     for r in t:
         by_sm.setdefault(r[5], []).append((r[1], r[2]))  # Q ready -> main loop done

@@ -283,7 +283,7 @@ struct DecodeCta {
   __device__ void stagger() const {
     if (p.stagger_cycles == 0 || int(blockIdx.x) >= p.first_wave) return;
     if (tid == 0) {
-      const int slot = int(arch::warp_slot() / kWarps) % (p.first_wave / p.sms);
+      const int slot = int(arch::warp_slot() / kWarps) % p.ctas_per_sm;
       const long long t0 = clock64(), wait = (long long)slot * p.stagger_cycles;
       while (clock64() - t0 < wait) __nanosleep(200);
     }

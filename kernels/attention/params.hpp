@@ -35,11 +35,11 @@ struct Params {
   // Work: CTA = unit * splits + split, unit = (b * Hkv + h) * m_tiles + m_tile (a cluster's CTAs
   // are consecutive: the splits of one unit when `clustered`).
   int32_t heads_kv, group, m_tiles, splits; bool clustered;
-  // The first wave's CTA (CTAs [0, first_wave), first_wave = sms x CTAs an SM when several waves)
-  // in slot j of its SM (from its hardware warp slots) starts j x stagger_cycles late (plan.hpp,
-  // stagger_cycles; 0: no delay). Read right after the dependency wait: kept beside the fields
-  // read before it (one constant-cache line).
-  int32_t sms, first_wave, stagger_cycles;
+  // The first wave's CTA (CTAs [0, first_wave)) in slot j (of ctas_per_sm) of its SM, from its
+  // hardware warp slots, starts j x stagger_cycles late (plan.hpp, stagger_cycles; 0: no delay).
+  // Read right after the dependency wait: kept beside the fields read before it (one
+  // constant-cache line).
+  int32_t ctas_per_sm, first_wave, stagger_cycles;
   // CTAs [0, early_ctas) prefetch their first K/V tiles into L2 before the dependency wait: the
   // first wave (the CTAs that can start before the previous kernel ends) when the plan's rule says
   // it pays (plan.hpp, prefetch_before_wait), else 0.

@@ -107,6 +107,9 @@ inline bool prefetch_before_wait(bool paged, int kv_bytes, int64_t max_rows, int
   return !paged && kv_bytes == 2 && (max_rows + splits - 1) / splits >= kPrefetchRows;
 }
 
+// Whether a grid runs in more than one wave: more CTAs than the SMs hold at once.
+inline bool several_waves(int64_t grid, int64_t sms, int64_t ctas_per_sm) { return grid > sms * ctas_per_sm; }
+
 // Whether the CTAs let the next kernel in the stream (a dependent launch) start once they are past
 // their main loops, instead of when they exit: when this grid leaves at least half the SMs idle,
 // or runs in more than one wave (its last, partial wave frees slots as it drains): measured
@@ -115,7 +118,7 @@ inline bool prefetch_before_wait(bool paged, int kv_bytes, int64_t max_rows, int
 // not: with an early trigger there the next decode's CTAs ran 12-18% slower
 // (results/h200_2026-11-29_pdl_ab, ab1).
 inline bool trigger_early(int64_t grid, int64_t sms, int64_t ctas_per_sm) {
-  return 2 * grid <= sms || grid > sms * ctas_per_sm;
+  return 2 * grid <= sms || several_waves(grid, sms, ctas_per_sm);
 }
 
 // How late the first wave's CTA in slot j of its SM (the j-th CTA placed there) starts:
@@ -134,7 +137,7 @@ inline bool trigger_early(int64_t grid, int64_t sms, int64_t ctas_per_sm) {
 #endif
 inline constexpr int64_t kStaggerNs = COTILE_DECODE_STAGGER_NS;
 inline int64_t stagger_cycles(int64_t grid, int64_t sms, int64_t ctas_per_sm, int64_t clock_khz) {
-  return ctas_per_sm > 1 && grid > sms * ctas_per_sm ? kStaggerNs * clock_khz / 1000000 : 0;
+  return ctas_per_sm > 1 && several_waves(grid, sms, ctas_per_sm) ? kStaggerNs * clock_khz / 1000000 : 0;
 }
 
 }  // namespace cotile::attention::detail

@@ -121,7 +121,7 @@ TEST(DecodeArgs, UnfilledPlanIsRefused) {
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
   p = plan(), p.m_tiles = 2, p.grid = 64;  // G = 4 is one m-tile
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
-  p = plan(), p.sms = 0;  // the kernel divides by it (the first wave's slots)
+  p = plan(), p.sms = 0;  // a device has SMs
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
   p = plan(), p.stagger_cycles = -1;  // 0 (no delay) or more
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
