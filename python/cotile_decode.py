@@ -33,7 +33,7 @@ class _Shape(ctypes.Structure):
 
 class _Plan(ctypes.Structure):
     _fields_ = [("shape", _Shape), ("group", c_i32), ("m_tiles", c_i32), ("splits", c_i32), ("grid", c_i32),
-                ("ctas_per_sm", c_i32), ("sms", c_i32), ("cluster", c_i32), ("stagger_cycles", c_i32),
+                ("ctas_per_sm", c_i32), ("sms", c_i32), ("cluster", c_i32), ("stagger_cycles", c_i32), ("smem_bytes", c_i32),
                 ("workspace_bytes", c_u64)]
 
 
@@ -132,6 +132,7 @@ class DecodePlan:
         self.batch, self.heads_q, self.heads_kv, self.head_dim = batch, heads_q, heads_kv, head_dim
         self.splits, self.grid, self.cluster = self._plan.splits, self._plan.grid, self._plan.cluster
         self.ctas_per_sm, self.sms, self.stagger_cycles = self._plan.ctas_per_sm, self._plan.sms, self._plan.stagger_cycles
+        self.smem_bytes = self._plan.smem_bytes  # > the kernel's need: a solo launch (one CTA an SM, plan.hpp)
         self.workspace = torch.zeros(max(1, self._plan.workspace_bytes) + 256, dtype=torch.uint8, device=self.device)
         self._ws = (self.workspace.data_ptr() + 255) // 256 * 256  # 256-byte aligned
 

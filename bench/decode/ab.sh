@@ -5,8 +5,9 @@
 #
 #   bash bench/decode/ab.sh NAME[:SRC]=CUDA_FLAGS ...
 #     NAME        the variant's name (CSV files NAME_runK.csv, build dir ab-build-NAME)
-#     SRC         its source tree (default: this working tree). The device machine has no .git,
-#                 so prepare the baseline before the call: mkdir ab-old && git archive HEAD | tar -x -C ab-old
+#     SRC         its source tree (default: this working tree), whose bench.py and Python module
+#                 run it (they match its library's C ABI). The device machine has no .git, so
+#                 prepare the baseline before the call: mkdir ab-old && git archive HEAD | tar -x -C ab-old
 #                 (untracked, not ignored: the device copy carries it; delete it before committing)
 #     CUDA_FLAGS  CMAKE_CUDA_FLAGS for it, e.g. -DCOTILE_DECODE_MERGE_BATCH=8 (may be empty)
 #   env ORDER="a b b a" overrides the run order; BENCH_ARGS are passed to bench.py (--kv fp8-e4m3).
@@ -18,11 +19,13 @@ cd "$(dirname "$0")/../.."
 out=${OUT:-ab-results}
 mkdir -p "$out"
 names=()
+declare -A srcs
 for spec in "$@"; do
   head=${spec%%=*} flags=${spec#*=}
   name=${head%%:*} src=.
   [[ $head == *:* ]] && src=${head#*:}
   names+=("$name")
+  srcs[$name]=$src
   (cmake -S "$src" -B "ab-build-$name" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_FLAGS="$flags" > /dev/null &&
      cmake --build "ab-build-$name" -j$(( $(nproc) / $# + 1 )) --target cotile_attention 2>&1 | grep -iE "error" ) &
 done
@@ -31,7 +34,8 @@ order=${ORDER:-"${names[*]} $(printf '%s\n' "${names[@]}" | tac | tr '\n' ' ')"}
 run=0
 for name in $order; do
   run=$((run + 1))
-  COTILE_ATTENTION_LIB="$PWD/ab-build-$name/lib/libcotile_attention.so" python3 bench/decode/bench.py --no-torch \
+  # each variant's own bench.py and Python module: they match its library's C ABI
+  COTILE_ATTENTION_LIB="$PWD/ab-build-$name/lib/libcotile_attention.so" python3 "${srcs[$name]}/bench/decode/bench.py" --no-torch \
     ${BENCH_ARGS:-} --csv "$out/${name}_run$run.csv" 2>&1 | grep -E "^probe"
 done
 python3 bench/decode/ab_compare.py "$out" "${names[0]}" | tee "$out/compare.txt"

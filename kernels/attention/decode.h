@@ -50,6 +50,9 @@ typedef struct {
                                 j x stagger_cycles clock cycles late, so that the CTAs sharing an SM do not all
                                 fill and drain their pipelines at the same moments; may be set to 0 (no delay)
                                 or tuned, never negative */
+  int32_t smem_bytes;        /* dynamic shared memory of each CTA: what the kernel needs, or more (fp8 grids of one
+                                CTA on most SMs) to keep the launch at one CTA an SM, which then lets the next
+                                kernel start early (plan.hpp, solo_launch); never less than the kernel needs */
   uint64_t workspace_bytes;  /* device memory run needs; zero it once before the first run */
 } cotile_decode_plan_t;
 

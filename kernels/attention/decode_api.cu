@@ -183,6 +183,16 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   int clock_khz = 0;
   COTILE_CUDA_TRY(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, s.device), "cotile_decode_plan: clock rate");
   plan->stagger_cycles = int32_t(stagger_cycles(grid, sms, per_sm, clock_khz));
+  plan->smem_bytes = k.smem;
+  if (solo_launch(grid, sms, per_sm, dtype_bytes(s.kv_type))) {  // when one CTA an SM is what that size gets
+    int sm_smem = 0, alone = 0;
+    COTILE_CUDA_TRY(cudaDeviceGetAttribute(&sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, s.device), "cotile_decode_plan");
+    const int solo = int(solo_smem(k.smem, sm_smem));
+    if (cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, solo) == cudaSuccess &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&alone, k.fn, 128, solo) == cudaSuccess && alone == 1)
+      plan->smem_bytes = solo;
+    cudaGetLastError();  // a size this device refuses is not an error of the plan: no solo launch
+  }
   plan->workspace_bytes = workspace_layout(units, splits, s.head_dim, plan->cluster).total;
   return ok();
 }
@@ -227,7 +237,7 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   if (!k.fn || plan->splits < 1 || plan->splits > kMaxSplits || s.batch < 1 || s.heads_kv < 1 || plan->group != s.heads_q / s.heads_kv ||
       plan->m_tiles != (plan->group + kRows - 1) / kRows || plan->grid != units * plan->splits ||
       (plan->cluster != 1 && (plan->cluster != plan->splits || plan->cluster > kMaxCluster)) || plan->sms < 1 ||
-      plan->ctas_per_sm < 1 || plan->stagger_cycles < 0)
+      plan->ctas_per_sm < 1 || plan->stagger_cycles < 0 || plan->smem_bytes < k.smem)
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
   const int qb = dtype_bytes(s.q_type), kvb = dtype_bytes(s.kv_type);
   cotile_status st;
@@ -290,16 +300,19 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   p.heads_kv = int32_t(s.heads_kv), p.group = plan->group, p.m_tiles = plan->m_tiles, p.splits = plan->splits;
   p.clustered = plan->cluster > 1;
   const int64_t first_wave = std::min<int64_t>(plan->grid, int64_t(plan->sms) * plan->ctas_per_sm);
-  p.trigger_early = trigger_early(plan->grid, plan->sms, plan->ctas_per_sm);
+  const bool solo = plan->smem_bytes > k.smem;  // one CTA an SM by reservation (plan.hpp, solo_launch)
+  p.trigger_early = solo || trigger_early(plan->grid, plan->sms, plan->ctas_per_sm);
   p.ctas_per_sm = plan->ctas_per_sm, p.first_wave = int32_t(first_wave), p.stagger_cycles = plan->stagger_cycles;
-  p.early_ctas = prefetch_before_wait(a.page_table != nullptr, kvb, s.max_kv_len, plan->splits) ? int32_t(first_wave) : 0;
+  const bool prefetch = a.page_table == nullptr && (solo || prefetch_before_wait(false, kvb, s.max_kv_len, plan->splits));
+  p.early_ctas = prefetch ? int32_t(first_wave) : 0;
   p.part_o = reinterpret_cast<uint16_t*>(ws + w.o), p.part_lse = reinterpret_cast<float*>(ws + w.lse);
   p.counters = reinterpret_cast<int32_t*>(ws + w.counters);
 #if COTILE_DECODE_TRACE
   p.trace = g_trace;
 #endif
   void* kargs[] = {&p};
-  const Launch launch(k, plan->grid, plan->cluster, static_cast<cudaStream_t>(stream), true);
+  Launch launch(k, plan->grid, plan->cluster, static_cast<cudaStream_t>(stream), true);
+  launch.config.dynamicSmemBytes = size_t(plan->smem_bytes);
   COTILE_CUDA_TRY(cudaLaunchKernelExC(&launch.config, k.fn, kargs), "cotile_decode_run: launch");
   return ok();
 }

@@ -121,6 +121,22 @@ inline bool trigger_early(int64_t grid, int64_t sms, int64_t ctas_per_sm) {
   return 2 * grid <= sms || several_waves(grid, sms, ctas_per_sm);
 }
 
+// Whether a launch runs "solo", one CTA an SM by reservation: for fp8 caches whose grid puts one
+// CTA on most SMs (sms / 2 < grid <= sms) of a kernel that could hold two. The launch then asks for
+// more than half of an SM's shared memory (plan.smem_bytes, solo_smem), so at most one of its CTAs
+// fits an SM, and lets the next kernel start early, its CTAs prefetching their first tiles into L2
+// before the wait (decode_api.cu): the next decode's CTAs then take each SM as this launch's CTA
+// leaves it, one an SM, and fetch during this launch's tail. Without the reservation an early
+// trigger let them double up on the idle SMs (12-18% slower, trigger_early above). Measured in
+// four same-session A/Bs (results/h200_2026-11-30_solo): fp8 (1,32,8,32768) x1.021-1.045; the
+// other one-CTA fp8 grids x0.996-1.013, within the runs' noise (x0.997-1.004 in the last). 16-bit
+// caches (which already prefetch) moved by x0.983-1.012 with it: they go without.
+inline bool solo_launch(int64_t grid, int64_t sms, int64_t ctas_per_sm, int kv_bytes) {
+  return kv_bytes == 1 && ctas_per_sm > 1 && 2 * grid > sms && grid <= sms;
+}
+// The shared memory of a solo launch's CTA: more than half an SM's (each CTA also takes 1 KiB).
+inline int64_t solo_smem(int64_t kernel_smem, int64_t sm_smem) { return std::max(kernel_smem, sm_smem / 2 + 1024); }
+
 // How late the first wave's CTA in slot j of its SM (the j-th CTA placed there) starts:
 // j x stagger_ns (decode_kernel.cuh, stagger), for grids of several waves. Identical CTAs started
 // together end together, and then both CTAs of an SM wait for their successors' first tiles at the

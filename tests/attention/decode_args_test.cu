@@ -23,6 +23,7 @@ DecodePlan plan() {
   DecodePlan p{};
   p.shape = shape();
   p.group = 4, p.m_tiles = 1, p.splits = 4, p.grid = 32, p.ctas_per_sm = 2, p.sms = 132, p.cluster = 1;
+  p.smem_bytes = 227 << 10;  // at least what any of the kernels needs (the most a CTA can have)
   p.workspace_bytes = 1 << 20;
   return p;
 }
@@ -124,6 +125,8 @@ TEST(DecodeArgs, UnfilledPlanIsRefused) {
   p = plan(), p.sms = 0;  // a device has SMs
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
   p = plan(), p.stagger_cycles = -1;  // 0 (no delay) or more
+  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
+  p = plan(), p.smem_bytes = 0;  // less than the kernel needs
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
 }
 
@@ -253,6 +256,22 @@ TEST(DecodePrefetch, EarlyTriggerOnlyWhereTheNextGridFindsRoom) {
   EXPECT_FALSE(trigger_early(264, 132, 2));   // one full wave
   EXPECT_TRUE(trigger_early(265, 132, 2));    // a second wave
   EXPECT_TRUE(trigger_early(1024, 132, 2));   // (128,32,8,1024): four waves
+}
+
+// Solo launches (one CTA an SM by reservation, the next kernel let in early): fp8 grids of one CTA
+// on more than half the SMs of a kernel that could hold two; the reservation more than half an SM.
+TEST(DecodePlan, SoloLaunchRule) {
+  using cotile::attention::detail::solo_launch;
+  using cotile::attention::detail::solo_smem;
+  EXPECT_TRUE(solo_launch(128, 132, 2, 1));    // fp8 (8,32,8,8192) 2c, (1,128,8,131072) 16 splits
+  EXPECT_TRUE(solo_launch(132, 132, 2, 1));    // every SM
+  EXPECT_TRUE(solo_launch(67, 132, 2, 1));
+  EXPECT_FALSE(solo_launch(66, 132, 2, 1));    // half the SMs idle: the early trigger needs no reservation
+  EXPECT_FALSE(solo_launch(133, 132, 2, 1));   // two CTAs on some SM
+  EXPECT_FALSE(solo_launch(128, 132, 1, 1));   // the kernel holds an SM alone anyway
+  EXPECT_FALSE(solo_launch(128, 132, 2, 2));   // 16-bit caches
+  EXPECT_EQ(solo_smem(100 << 10, 228 << 10), (114 << 10) + 1024);  // two would need 2 x 116 KiB > 228
+  EXPECT_EQ(solo_smem(200 << 10, 228 << 10), 200 << 10);           // already more
 }
 
 // The stagger of the first wave's later slots: grids of several waves only, ~3 us in cycles of
