@@ -157,7 +157,16 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   COTILE_CUDA_TRY(cudaSetDevice(s.device), "cotile_decode_plan: device");
   int sms = 0;
   COTILE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s.device), "cotile_decode_plan");
-  COTILE_CUDA_TRY(cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, k.smem), "cotile_decode_plan: shared memory");
+  // The kernel's limit covers a solo launch of any plan (plan.hpp, solo_launch), so that planning
+  // another shape never takes away what an earlier plan launches with.
+  int sm_smem = 0;
+  COTILE_CUDA_TRY(cudaDeviceGetAttribute(&sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, s.device), "cotile_decode_plan");
+  int solo_bytes = int(solo_smem(k.smem, sm_smem));
+  if (cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, solo_bytes) != cudaSuccess) {
+    cudaGetLastError();  // a size this device refuses: no solo launches
+    solo_bytes = k.smem;
+    COTILE_CUDA_TRY(cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, k.smem), "cotile_decode_plan: shared memory");
+  }
   int per_sm = 0;
   COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.fn, 128, k.smem), "cotile_decode_plan: occupancy");
   if (per_sm < 1) return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: the kernel does not fit on this device (%d bytes of shared memory)", k.smem);
@@ -184,14 +193,10 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   COTILE_CUDA_TRY(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, s.device), "cotile_decode_plan: clock rate");
   plan->stagger_cycles = int32_t(stagger_cycles(grid, sms, per_sm, clock_khz));
   plan->smem_bytes = k.smem;
-  if (solo_launch(grid, sms, per_sm, dtype_bytes(s.kv_type))) {  // when one CTA an SM is what that size gets
-    int sm_smem = 0, alone = 0;
-    COTILE_CUDA_TRY(cudaDeviceGetAttribute(&sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, s.device), "cotile_decode_plan");
-    const int solo = int(solo_smem(k.smem, sm_smem));
-    if (cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, solo) == cudaSuccess &&
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&alone, k.fn, 128, solo) == cudaSuccess && alone == 1)
-      plan->smem_bytes = solo;
-    cudaGetLastError();  // a size this device refuses is not an error of the plan: no solo launch
+  int alone = 0;  // a solo launch when that size leaves room for one CTA an SM
+  if (solo_bytes > k.smem && solo_launch(grid, sms, per_sm, dtype_bytes(s.kv_type))) {
+    COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&alone, k.fn, 128, solo_bytes), "cotile_decode_plan: occupancy");
+    if (alone == 1) plan->smem_bytes = solo_bytes;
   }
   plan->workspace_bytes = workspace_layout(units, splits, s.head_dim, plan->cluster).total;
   return ok();

@@ -196,6 +196,7 @@ bool run_case(const Case& c) {
   cotile_decode_shape_t shape{B, Hq, c.Hkv, D, c.N + (c.append ? 1 : 0), c.q_type, c.kv_type, c.o_type, 0, c.splits};
   cotile::attention::DecodePlan plan{};
   auto st = cotile::attention::decode_plan(shape, &plan);
+  bool solo = false;
   if (!st.ok()) {
     std::printf("FAIL %s: plan: %s\n", c.name().c_str(), st.message.c_str());
     return ++g_failures, false;
@@ -203,6 +204,16 @@ bool run_case(const Case& c) {
   if (c.splits > 1 && c.splits <= 8 && plan.cluster != c.splits) {  // small grids of portable clusters fit on sm_90
     std::printf("FAIL %s: %d splits not merged in a cluster (plan.cluster = %d)\n", c.name().c_str(), c.splits, plan.cluster);
     return ++g_failures, false;
+  }
+  {  // another plan of the same kernel between this plan and its runs must not change how it launches
+    cotile_decode_shape_t other = shape;
+    other.batch = 1, other.heads_q = other.heads_kv, other.max_kv_len = 16, other.splits = 1;
+    cotile::attention::DecodePlan small{};
+    if (!(st = cotile::attention::decode_plan(other, &small)).ok()) {
+      std::printf("FAIL %s: plan of another shape: %s\n", c.name().c_str(), st.message.c_str());
+      return ++g_failures, false;
+    }
+    solo = plan.smem_bytes > small.smem_bytes;  // one CTA an SM by reservation (the small grid never is)
   }
   Buf ws(plan.workspace_bytes);
   CHECK_CUDA(cudaMemset(ws.p, 0, plan.workspace_bytes));
@@ -307,7 +318,7 @@ bool run_case(const Case& c) {
     ++g_failures;
     return false;
   }
-  std::printf("ok   %s splits=%d%s rel=%.2e\n", c.name().c_str(), plan.splits, plan.cluster > 1 ? " (cluster)" : "", rel);
+  std::printf("ok   %s splits=%d%s%s rel=%.2e\n", c.name().c_str(), plan.splits, plan.cluster > 1 ? " (cluster)" : "", solo ? " (solo)" : "", rel);
   return true;
 }
 
