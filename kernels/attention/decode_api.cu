@@ -308,7 +308,8 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   const bool solo = plan->smem_bytes > k.smem;  // one CTA an SM by reservation (plan.hpp, solo_launch)
   p.trigger_early = solo || trigger_early(plan->grid, plan->sms, plan->ctas_per_sm);
   p.ctas_per_sm = plan->ctas_per_sm, p.first_wave = int32_t(first_wave), p.stagger_cycles = plan->stagger_cycles;
-  const bool prefetch = a.page_table == nullptr && (solo || prefetch_before_wait(false, kvb, s.max_kv_len, plan->splits));
+  const bool paged = a.page_table != nullptr;  // (never prefetched: plan.hpp, prefetch_before_wait)
+  const bool prefetch = solo ? !paged : prefetch_before_wait(paged, kvb, s.max_kv_len, plan->splits);
   p.early_ctas = prefetch ? int32_t(first_wave) : 0;
   p.part_o = reinterpret_cast<uint16_t*>(ws + w.o), p.part_lse = reinterpret_cast<float*>(ws + w.lse);
   p.counters = reinterpret_cast<int32_t*>(ws + w.counters);
