@@ -71,10 +71,10 @@ KernelInfo kernel_for(int64_t d, int32_t kv) {
 struct Launch {
   cudaLaunchConfig_t config{};
   cudaLaunchAttribute attributes[2]{};
-  Launch(const KernelInfo& k, int64_t grid, int cluster, cudaStream_t stream, bool dependent = false) {
+  Launch(const KernelInfo& k, int smem, int64_t grid, int cluster, cudaStream_t stream, bool dependent = false) {
     config.gridDim = dim3(unsigned(grid));
     config.blockDim = dim3(kThreads);
-    config.dynamicSmemBytes = size_t(k.smem);
+    config.dynamicSmemBytes = size_t(smem);
     config.stream = stream;
     config.attrs = attributes;
     if (cluster > 1) {
@@ -93,7 +93,7 @@ struct Launch {
 
 // Clusters of `size` CTAs of kernel k resident at once on the current device (0: not possible).
 int resident_clusters(const KernelInfo& k, int size, int64_t sms) {
-  const Launch launch(k, size * sms, size, nullptr);
+  const Launch launch(k, k.smem, size * sms, size, nullptr);
   int clusters = 0;
   if (cudaOccupancyMaxActiveClusters(&clusters, k.fn, &launch.config) != cudaSuccess) {
     cudaGetLastError();  // not an error of the plan: this size is not possible
@@ -193,8 +193,8 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   COTILE_CUDA_TRY(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, s.device), "cotile_decode_plan: clock rate");
   plan->stagger_cycles = int32_t(stagger_cycles(grid, sms, per_sm, clock_khz));
   plan->smem_bytes = k.smem;
-  int alone = 0;  // a solo launch when that size leaves room for one CTA an SM
   if (solo_bytes > k.smem && solo_launch(grid, sms, per_sm, dtype_bytes(s.kv_type))) {
+    int alone = 0;  // a solo launch when that size leaves room for one CTA an SM
     COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&alone, k.fn, 128, solo_bytes), "cotile_decode_plan: occupancy");
     if (alone == 1) plan->smem_bytes = solo_bytes;
   }
@@ -306,19 +306,16 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   p.clustered = plan->cluster > 1;
   const int64_t first_wave = std::min<int64_t>(plan->grid, int64_t(plan->sms) * plan->ctas_per_sm);
   const bool solo = plan->smem_bytes > k.smem;  // one CTA an SM by reservation (plan.hpp, solo_launch)
-  p.trigger_early = solo || trigger_early(plan->grid, plan->sms, plan->ctas_per_sm);
+  p.trigger_early = trigger_early(plan->grid, plan->sms, plan->ctas_per_sm, solo);
   p.ctas_per_sm = plan->ctas_per_sm, p.first_wave = int32_t(first_wave), p.stagger_cycles = plan->stagger_cycles;
-  const bool paged = a.page_table != nullptr;  // (never prefetched: plan.hpp, prefetch_before_wait)
-  const bool prefetch = solo ? !paged : prefetch_before_wait(paged, kvb, s.max_kv_len, plan->splits);
-  p.early_ctas = prefetch ? int32_t(first_wave) : 0;
+  p.early_ctas = prefetch_before_wait(a.page_table != nullptr, kvb, s.max_kv_len, plan->splits, solo) ? int32_t(first_wave) : 0;
   p.part_o = reinterpret_cast<uint16_t*>(ws + w.o), p.part_lse = reinterpret_cast<float*>(ws + w.lse);
   p.counters = reinterpret_cast<int32_t*>(ws + w.counters);
 #if COTILE_DECODE_TRACE
   p.trace = g_trace;
 #endif
   void* kargs[] = {&p};
-  Launch launch(k, plan->grid, plan->cluster, static_cast<cudaStream_t>(stream), true);
-  launch.config.dynamicSmemBytes = size_t(plan->smem_bytes);
+  const Launch launch(k, plan->smem_bytes, plan->grid, plan->cluster, static_cast<cudaStream_t>(stream), true);
   COTILE_CUDA_TRY(cudaLaunchKernelExC(&launch.config, k.fn, kargs), "cotile_decode_run: launch");
   return ok();
 }

@@ -103,8 +103,9 @@ inline SplitChoice choose_splits(const Machine& m, const Work& w) {
 // 0.2-3.6% (the split 128 MiB shapes the most); the 128-row CTAs of (1,32,8,1024) lost 0.5-0.7 us
 // of 6.9 (prefetches before a wait that does not last), and fp8 caches gained nothing (0.98-1.01).
 inline constexpr int64_t kPrefetchRows = 1024;
-inline bool prefetch_before_wait(bool paged, int kv_bytes, int64_t max_rows, int64_t splits) {
-  return !paged && kv_bytes == 2 && (max_rows + splits - 1) / splits >= kPrefetchRows;
+// A solo launch (solo_launch below) prefetches whatever its cache type and CTA length.
+inline bool prefetch_before_wait(bool paged, int kv_bytes, int64_t max_rows, int64_t splits, bool solo) {
+  return !paged && (solo || (kv_bytes == 2 && (max_rows + splits - 1) / splits >= kPrefetchRows));
 }
 
 // Whether a grid runs in more than one wave: more CTAs than the SMs hold at once.
@@ -116,9 +117,10 @@ inline bool several_waves(int64_t grid, int64_t sms, int64_t ctas_per_sm) { retu
 // (results/h200_2026-11-30_trigger_ab) (1,32,8,1024) 6.99 -> 6.48 us, the two-wave
 // (64,64,8,2048) and four-wave (128,32,8,1024) x1.002-1.008. One-wave grids that fill the SMs do
 // not: with an early trigger there the next decode's CTAs ran 12-18% slower
-// (results/h200_2026-11-29_pdl_ab, ab1).
-inline bool trigger_early(int64_t grid, int64_t sms, int64_t ctas_per_sm) {
-  return 2 * grid <= sms || several_waves(grid, sms, ctas_per_sm);
+// (results/h200_2026-11-29_pdl_ab, ab1), unless the launch is solo (solo_launch below), which
+// keeps them one an SM.
+inline bool trigger_early(int64_t grid, int64_t sms, int64_t ctas_per_sm, bool solo) {
+  return solo || 2 * grid <= sms || several_waves(grid, sms, ctas_per_sm);
 }
 
 // Whether a launch runs "solo", one CTA an SM by reservation: for fp8 caches whose grid puts one

@@ -236,26 +236,29 @@ TEST(DecodeSplits, ClustersThatNeedMoreWavesAreNotUsed) {
 // nor paged ones (their page table is not read before the wait).
 TEST(DecodePrefetch, OnlyLongCtasOfContiguousSixteenBitCaches) {
   using cotile::attention::detail::prefetch_before_wait;
-  EXPECT_TRUE(prefetch_before_wait(false, 2, 32768, 16));   // (1,32,8,32768): 2 048 rows a CTA
-  EXPECT_TRUE(prefetch_before_wait(false, 2, 1024, 1));     // (128,32,8,1024): 1 024
-  EXPECT_FALSE(prefetch_before_wait(false, 2, 1024, 8));    // (1,32,8,1024): 128
-  EXPECT_FALSE(prefetch_before_wait(false, 2, 1023, 1));    // just under
-  EXPECT_TRUE(prefetch_before_wait(false, 2, 2047, 2));     // 1 024 after rounding up
-  EXPECT_FALSE(prefetch_before_wait(false, 1, 32768, 16));  // fp8
-  EXPECT_FALSE(prefetch_before_wait(true, 2, 32768, 16));   // paged
+  EXPECT_TRUE(prefetch_before_wait(false, 2, 32768, 16, false));   // (1,32,8,32768): 2 048 rows a CTA
+  EXPECT_TRUE(prefetch_before_wait(false, 2, 1024, 1, false));     // (128,32,8,1024): 1 024
+  EXPECT_FALSE(prefetch_before_wait(false, 2, 1024, 8, false));    // (1,32,8,1024): 128
+  EXPECT_FALSE(prefetch_before_wait(false, 2, 1023, 1, false));    // just under
+  EXPECT_TRUE(prefetch_before_wait(false, 2, 2047, 2, false));     // 1 024 after rounding up
+  EXPECT_FALSE(prefetch_before_wait(false, 1, 32768, 16, false));  // fp8
+  EXPECT_FALSE(prefetch_before_wait(true, 2, 32768, 16, false));   // paged
+  EXPECT_TRUE(prefetch_before_wait(false, 1, 1024, 8, true));      // solo: fp8 and short CTAs too
+  EXPECT_FALSE(prefetch_before_wait(true, 1, 32768, 16, true));    // but never paged
 }
 
 // The early trigger for the next kernel: grids that leave half the SMs idle, or run in several
 // waves; not one-wave grids that fill the SMs (132 SMs, 2 CTAs each).
 TEST(DecodePrefetch, EarlyTriggerOnlyWhereTheNextGridFindsRoom) {
   using cotile::attention::detail::trigger_early;
-  EXPECT_TRUE(trigger_early(64, 132, 2));     // (1,32,8,1024): 8 clusters of 8
-  EXPECT_TRUE(trigger_early(66, 132, 2));
-  EXPECT_FALSE(trigger_early(67, 132, 2));
-  EXPECT_FALSE(trigger_early(128, 132, 2));   // one CTA per SM
-  EXPECT_FALSE(trigger_early(264, 132, 2));   // one full wave
-  EXPECT_TRUE(trigger_early(265, 132, 2));    // a second wave
-  EXPECT_TRUE(trigger_early(1024, 132, 2));   // (128,32,8,1024): four waves
+  EXPECT_TRUE(trigger_early(64, 132, 2, false));     // (1,32,8,1024): 8 clusters of 8
+  EXPECT_TRUE(trigger_early(66, 132, 2, false));
+  EXPECT_FALSE(trigger_early(67, 132, 2, false));
+  EXPECT_FALSE(trigger_early(128, 132, 2, false));   // one CTA per SM
+  EXPECT_FALSE(trigger_early(264, 132, 2, false));   // one full wave
+  EXPECT_TRUE(trigger_early(265, 132, 2, false));    // a second wave
+  EXPECT_TRUE(trigger_early(1024, 132, 2, false));   // (128,32,8,1024): four waves
+  EXPECT_TRUE(trigger_early(128, 132, 2, true));      // solo: the next launch's CTAs take one SM each
 }
 
 // Solo launches (one CTA an SM by reservation, the next kernel let in early): fp8 grids of one CTA
