@@ -66,6 +66,7 @@ def _library():
         lib.cotile_decode_last_error.restype = ctypes.c_char_p
         lib.cotile_decode_abi_size.restype = c_u64
         lib.cotile_bandwidth_probe.argtypes = [c_p, c_u64, c_i32, ctypes.POINTER(c_f32), c_p]
+        lib.cotile_stream_read.argtypes = [c_p, c_u64, c_p]
         lib.cotile_decode_resident_clusters.argtypes = [ctypes.POINTER(_Plan), c_i32]
         lib.cotile_decode_resident_clusters.restype = c_i32
         for which, mirror in ((0, _Args), (1, _Plan), (2, _Shape)):
@@ -225,3 +226,15 @@ def bandwidth_probe(nbytes=4 << 30, repeats=10, device=None):
     _check(_library().cotile_bandwidth_probe(buf.data_ptr(), nbytes, repeats, ctypes.byref(ms),
                                              torch.cuda.current_stream().cuda_stream), "cotile_bandwidth_probe")
     return nbytes / (ms.value * 1e-3)
+
+
+def stream_read(buf):
+    """Launches one pass of the probe's read over the CUDA tensor `buf` (its bytes, a multiple of 16)
+    on the current stream, without waiting: capturable, for timing a read of a problem's size."""
+    if not isinstance(buf, torch.Tensor) or not buf.is_cuda or not buf.is_contiguous():
+        raise ValueError("buf: must be a contiguous CUDA tensor")
+    nbytes = buf.numel() * buf.element_size()
+    if nbytes == 0 or nbytes % 16:
+        raise ValueError(f"buf: {nbytes} bytes, must be a positive multiple of 16")
+    _check(_library().cotile_stream_read(buf.data_ptr(), nbytes, torch.cuda.current_stream(buf.device).cuda_stream),
+           "cotile_stream_read")

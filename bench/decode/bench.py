@@ -2,7 +2,9 @@
 
 1. A streaming-read probe (16-byte loads over 4 GiB): the achievable bandwidth.
 2. For each shape and KV dtype: the kernel's time, its KV bandwidth (K + V bytes / time) and % of
-   the probe; the same for every PyTorch SDPA backend that accepts the problem with enable_gqa=True,
+   the probe; the probe's read of exactly the KV bytes, timed like the kernel (one launch a call, a
+   dependent launch as the kernel's): what a pure read of this size reaches (`read %pr`), and the
+   kernel's rate as a % of it (`%read`); the same for every PyTorch SDPA backend that accepts the problem with enable_gqa=True,
    and FlexAttention; the best PyTorch time over the kernel's.
 
 Timing: each method's calls are captured in one CUDA graph (20+ calls, rotating over enough copies
@@ -84,7 +86,7 @@ EXTRA = [  # (B, Hq, Hkv, N, D, kv dtype): D = 64, D = 256, G = 5
     (8, 32, 8, 8192, 64, "fp16"), (8, 32, 8, 8192, 256, "fp16"), (8, 40, 8, 8192, 128, "fp16")]
 
 
-NO_TORCH, SPLITS = False, 0
+NO_TORCH, SPLITS, READ = False, 0, True
 
 
 def sdpa_backends():
@@ -111,6 +113,7 @@ def bench_case(B, Hq, Hkv, N, D, kv_name, probe, flex, rows):
     ours = [lambda i=i: plan.run(qs[i], ks[i], vs[i], seqlen, out=outs[i], kv_layout="HND", k_scale=scale, v_scale=scale)
             for i in range(copies)]
     t_ours, _ = time_per_call(ours)
+    t_read = same_size_read(kv_bytes, copies) if READ else None
     # Correctness of what was timed, against fp32 on the dequantized inputs.
     G = Hq // Hkv
     ours[0]()
@@ -121,6 +124,8 @@ def bench_case(B, Hq, Hkv, N, D, kv_name, probe, flex, rows):
     row = dict(B=B, Hq=Hq, Hkv=Hkv, N=N, D=D, kv=kv_name, kv_MiB=kv_bytes / 2**20, splits=plan.splits, cluster=plan.cluster,
                cotile_us=t_ours * 1e6, cotile_TBps=kv_bytes / t_ours / 1e12, cotile_pct_probe=100 * kv_bytes / t_ours / probe,
                rel_err=err)
+    if t_read is not None:
+        row.update(read_us=t_read * 1e6, read_pct_probe=100 * kv_bytes / t_read / probe, cotile_pct_read=100 * t_read / t_ours)
     best_torch = None
     if not fp8 and not NO_TORCH:  # no PyTorch attention takes fp8 K/V
         from torch.nn.attention import sdpa_kernel
@@ -151,6 +156,19 @@ def bench_case(B, Hq, Hkv, N, D, kv_name, probe, flex, rows):
     return row
 
 
+READ_TIMES = {}  # KV bytes -> seconds a read of them takes (the 16-bit dtypes share it)
+
+
+def same_size_read(nbytes, copies):
+    """Seconds a call of the probe's read over nbytes takes, timed as the kernel is (rotating copies)."""
+    if nbytes not in READ_TIMES:
+        bufs = [torch.empty(nbytes, dtype=torch.uint8, device="cuda").fill_(i) for i in range(copies)]
+        READ_TIMES[nbytes], _ = time_per_call([lambda b=b: cotile_decode.stream_read(b) for b in bufs])
+        del bufs
+        torch.cuda.empty_cache()
+    return READ_TIMES[nbytes]
+
+
 def fmt(x, spec, star=False):
     return "-".rjust(len(format(0.0, spec))) if x is None else format(x, spec) + ("*" if star else "")
 
@@ -171,6 +189,7 @@ def main():
     ap.add_argument("--kv", help="only this KV dtype (fp16, bf16, fp8-e4m3)")
     ap.add_argument("--shape", help="only B,Hq,Hkv,N,D")
     ap.add_argument("--no-torch", action="store_true", help="the kernel only (no PyTorch baselines)")
+    ap.add_argument("--no-read", action="store_true", help="skip the same-size read (columns read %%pr, %%read)")
     ap.add_argument("--splits", type=int, default=0, help="KV splits for every case (default 0: the plan's choice)")
     args = ap.parse_args()
     t0 = time.time()
@@ -199,15 +218,16 @@ def main():
     if args.shape:
         B, Hq, Hkv, N, D = map(int, args.shape.split(","))
         cases = [(B, Hq, Hkv, N, D, kv) for kv in ([args.kv] if args.kv else KV_DTYPES)]
-    global NO_TORCH, SPLITS
-    NO_TORCH, SPLITS = args.no_torch, args.splits
+    global NO_TORCH, SPLITS, READ
+    NO_TORCH, SPLITS, READ = args.no_torch, args.splits, not args.no_read
     hdr = (f"{'B':>4} {'Hq':>4} {'Hkv':>4} {'N':>7} {'D':>4} {'kv':>9} {'MiB':>7} {'spl':>4} {'cotile us':>10} {'TB/s':>6} "
-           f"{'%probe':>7} {'cudnn':>8} {'flash':>8} {'effic':>8} {'math':>8} {'flex':>8} {'x best':>7} {'err':>8}")
+           f"{'%probe':>7} {'read%pr':>7} {'%read':>6} {'cudnn':>8} {'flash':>8} {'effic':>8} {'math':>8} {'flex':>8} {'x best':>7} {'err':>8}")
     print(hdr)
     for c in cases:
         r = bench_case(*c, probe, flex, rows)
         print(f"{r['B']:>4} {r['Hq']:>4} {r['Hkv']:>4} {r['N']:>7} {r['D']:>4} {r['kv']:>9} {r['kv_MiB']:>7.1f} {str(r['splits']) + ('c' if r['cluster'] > 1 else ''):>4} "
               f"{r['cotile_us']:>10.2f} {r['cotile_TBps']:>6.2f} {r['cotile_pct_probe']:>6.1f}% "
+              f"{fmt(r.get('read_pct_probe'), '6.1f')}% {fmt(r.get('cotile_pct_read'), '5.1f')}% "
               + " ".join(fmt(r.get(m + "_us"), "8.2f", r.get(m + "_graph") is False) for m in ("cudnn", "flash", "efficient", "math", "flex"))
               + f" {fmt(r['speedup_vs_best_torch'], '7.2f')} "
               f"{r['rel_err']:>8.1e}", flush=True)
@@ -220,6 +240,7 @@ def main():
         w.writerows(rows)
     print(f"probe {probe / 1e12:.3f} TB/s; {len(rows)} cases in {time.time() - t0:.0f} s; CSV: {args.csv}")
     print("* = not capturable in a CUDA graph: timed eagerly (host overhead included); spl: KV splits, c = merged in a cluster")
+    print("read %pr: the probe's read of the same KV bytes, one launch a call, as % of the probe; %read: the kernel's rate as % of it")
 
 
 if __name__ == "__main__":

@@ -100,6 +100,11 @@ uint64_t cotile_decode_abi_size(int which);
  * times, and returns the median time of one pass in milliseconds through `ms`. */
 cotile_status cotile_bandwidth_probe(const void* src, uint64_t bytes, int32_t repeats, float* ms, void* stream);
 
+/* One pass of the probe's read over `bytes` (a multiple of 16) at `src`, launched on `stream` as a
+ * dependent launch, like the decode's, and neither timed nor waited for: it can be captured in a
+ * CUDA graph, so that a read of exactly a problem's KV bytes is timed the way the decode is. */
+cotile_status cotile_stream_read(const void* src, uint64_t bytes, void* stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,9 +12,9 @@
 //     each of the 4 warps streams its own tiles (tile t of the CTA's rows goes to warp t % 4)
 //     through kStages shared-memory stages; no block barrier in the main loop.
 //     The 4 warps' (max, sum, O) are merged in shared memory; with several splits, the splits of
-//     a (b, h, m_tile) merge in distributed shared memory when they form a cluster (up to 8), else
-//     the last CTA to finish merges the partials through global memory (no second launch):
-//     merge.cuh.
+//     a (b, h, m_tile) that form a cluster (up to 8) merge all their warps' partials at once in
+//     distributed shared memory, else the last CTA to finish merges the partials through global
+//     memory (no second launch): merge.cuh.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -454,9 +454,17 @@ struct DecodeCta {
   }
 
   // The merged result of this CTA: final when there is one split, else a partial, and the last
-  // CTA of the unit to arrive merges all partials.
+  // CTA of the unit to arrive merges all partials; clustered splits merge every CTA's warps at
+  // once, across the cluster's shared memory.
   __device__ void finish() {
     const MergeBuffers m = merge_buffers();
+    if (p.clustered) {
+      const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) {
+        write_output(row, d0, acc, inv, lse);
+      };
+      merge_cluster<D, kWarps, kRows>(m.o, C::kMergeRow, m.max, m.sum, split, p.splits, valid_rows, write);
+      return trace(p, 4);
+    }
     int* last = reinterpret_cast<int*>(smem + C::kQRawBytes);  // (Q is done)
     // Each thread owns 8 consecutive columns of one row per step (an output TiledCopy of 16 bytes).
     const auto out_copy = ct::make_tiled_copy<CopyOp::kU128, Elem::kHalf>(
@@ -490,11 +498,6 @@ struct DecodeCta {
       const float lse2 = sum > 0.0f ? mx + log2f(sum) : -INFINITY;
       if (single) {
         write_output(row, d0, acc, inv, lse2);
-      } else if (p.clustered) {  // this split's result stays here, read by the cluster's merge
-        float4* dst = reinterpret_cast<float4*>(m.o + row * C::kMergeRow + d0);  // warp 0's slot, read above by this thread only
-        dst[0] = make_float4(acc[0] * inv, acc[1] * inv, acc[2] * inv, acc[3] * inv);
-        dst[1] = make_float4(acc[4] * inv, acc[5] * inv, acc[6] * inv, acc[7] * inv);
-        if (d0 == 0) reinterpret_cast<float*>(smem)[row] = lse2;  // where Q was
       } else if (row < valid_rows) {
         *reinterpret_cast<uint4*>(part_o + row * D + d0) =
             make_uint4(pack2<C::kBf16>(acc[0] * inv, acc[1] * inv), pack2<C::kBf16>(acc[2] * inv, acc[3] * inv),
@@ -505,10 +508,6 @@ struct DecodeCta {
     trace(p, 3);
     if (single) return;
     const auto write = [&](int row, int d0, const float(&acc)[8], float lse) { write_output(row, d0, acc, 1.0f, lse); };
-    if (p.clustered) {  // the splits' O in warp 0's merge slot, lse where Q was
-      merge_cluster<D>(m.o, C::kMergeRow, reinterpret_cast<const float*>(smem), split, p.splits, valid_rows, write);
-      return trace(p, 4);
-    }
 
     // Split-KV: publish, count arrivals; the last CTA merges every split of this unit.
     __syncthreads();

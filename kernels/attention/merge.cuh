@@ -1,10 +1,11 @@
-// Merging a unit's KV splits (flash-decoding): split s holds its normalized partial O_s and its
-// base-2 log-sum-exp lse_s for each query row; the result is
-//     lse = log2 sum_s 2^lse_s,      O = sum_s 2^(lse_s - lse) O_s,
-// summed in split order, so that the result does not depend on which CTA finished last.
-// Two places the partials can be: the workspace in global memory (any number of splits), or the
-// shared memory of the cluster the splits form (up to kMaxCluster). `write(row, d0, acc, lse)`
-// stores the 8 merged columns d0 .. d0 + 7 of a row.
+// Merging a unit's KV splits (flash-decoding). Two places the partials can be:
+// * the workspace in global memory (any number of splits): split s holds its normalized partial
+//   O_s and its base-2 log-sum-exp lse_s for each query row, and
+//       lse = log2 sum_s 2^lse_s,      O = sum_s 2^(lse_s - lse) O_s;
+// * the shared memory of the cluster the splits form (up to kMaxCluster), where each CTA's warps
+//   still hold their unnormalized partials: the same sum over (split, warp) pairs (merge_cluster).
+// Both sum in a fixed order, so that the result does not depend on which CTA finished last.
+// `write` stores the 8 merged columns d0 .. d0 + 7 of a row.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -104,36 +105,63 @@ __device__ void merge_workspace(const uint16_t* all_o, const float* all_lse, int
   }
 }
 
-// Within a cluster whose CTAs are the splits (rank = split): each holds its normalized O
-// [row][o_stride] (fp32) at `o` and its lse [row] at `lse_rows`, both at the same shared-memory
-// offsets in every CTA. CTA r merges the items r, r + splits, ... reading the others' shared
-// memory; the cluster barriers before and after make the partials visible and keep every CTA
-// resident until the reads are done.
-template <int D, class Write>
-__device__ void merge_cluster(const float* o, int o_stride, const float* lse_rows, int rank, int splits, int valid_rows,
-                              Write write) {
-  constexpr int kGroups = D / 8;
+// Within a cluster whose CTAs are the splits (rank = split), straight from the warps' partials:
+// warp w of CTA s holds, for each row, its running max m_sw and sum l_sw (base 2) and its
+// unnormalized O_sw [row][o_stride] (fp32), at the same shared-memory offsets in every CTA
+// (max/sum [w][Rows], O [w][Rows][o_stride]). With M = max m_sw and f_sw = 2^(m_sw - M):
+//     O = sum_sw f_sw O_sw / sum_sw f_sw l_sw,      lse = M + log2 sum_sw f_sw l_sw.
+// Items (row, 8 columns) are dealt round-robin over the CTAs; `ways` neighbouring lanes share an
+// item, each summing every ways-th source (s, w) (at most kPerThread: few loads a thread, all in
+// flight at once), then add up by a butterfly, so that the order does not depend on timing. The
+// cluster barriers before and after make the partials visible and keep every CTA resident until
+// the reads are done. write(row, d0, acc, inv, lse).
+template <int D, int Warps, int Rows, class Write>
+__device__ void merge_cluster(const float* o, int o_stride, const float* max, const float* sum, int rank, int splits,
+                                    int valid_rows, Write write) {
+  constexpr int kGroups = D / 8, kPerThread = 8;
+  static_assert(kMaxCluster * Warps <= 32 * kPerThread, "a cluster's sources fit in one warp's lanes");
+  const int items = valid_rows * kGroups, sources = splits * Warps, per_cta = (items + splits - 1) / splits;
+  int ways = 1;
+  while (kPerThread * ways < sources) ways *= 2;
+  while (2 * ways <= sources && 2 * ways <= 32 && 2 * ways * per_cta <= kThreads) ways *= 2;
+  const int way = int(threadIdx.x) % ways;
   arch::cluster_sync();
-  for (int item = rank * kThreads + int(threadIdx.x); item < valid_rows * kGroups; item += splits * kThreads) {
-    const int row = item / kGroups, d0 = 8 * (item % kGroups);
-    float lse_s[kMaxCluster];
+  for (int first = 0; first < per_cta; first += kThreads / ways) {  // the same rounds in every warp: shuffles below
+    const int item = (first + int(threadIdx.x) / ways) * splits + rank;
+    const bool active = item < items;
+    const int row = active ? item / kGroups : 0, d0 = 8 * (item % kGroups);
+    float m_k[kPerThread], l_k[kPerThread];
+    float mx = -INFINITY;
 #pragma unroll
-    for (int s = 0; s < kMaxCluster; ++s)
-      lse_s[s] = s < splits ? arch::cluster_load(arch::cluster_map(lse_rows + row, unsigned(s))) : -INFINITY;
-    const float lse = merged_lse(kMaxCluster, [&](int s) { return lse_s[s]; });
-    float acc[8] = {};
+    for (int k = 0; k < kPerThread; ++k) {
+      const int j = way + ways * k, s = j / Warps, w = j % Warps;
+      const bool mine = active && j < sources;
+      m_k[k] = mine ? arch::cluster_load(arch::cluster_map(max + w * Rows + row, unsigned(s))) : -INFINITY;
+      l_k[k] = mine ? arch::cluster_load(arch::cluster_map(sum + w * Rows + row, unsigned(s))) : 0.0f;
+      mx = fmaxf(mx, m_k[k]);
+    }
+    for (int x = 1; x < ways; x *= 2) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, x));
+    const float base = mx == -INFINITY ? 0.0f : mx;
+    float l = 0.0f, acc[8] = {};
 #pragma unroll
-    for (int s = 0; s < kMaxCluster; ++s) {
-      if (s >= splits) break;
-      const float f = lse > -INFINITY ? exp2_fast(lse_s[s] - lse) : 0.0f;
-      const uint32_t src = arch::cluster_map(o + row * o_stride + d0, unsigned(s));
+    for (int k = 0; k < kPerThread; ++k) {
+      const int j = way + ways * k, s = j / Warps, w = j % Warps;
+      if (!active || j >= sources) continue;
+      const float f = exp2_fast(m_k[k] - base);
+      l += f * l_k[k];
+      const uint32_t src = arch::cluster_map(o + (w * Rows + row) * o_stride + d0, unsigned(s));
       const arch::Float4 a = arch::cluster_load4(src), z = arch::cluster_load4(src + 16);
       acc[0] += f * a.x, acc[1] += f * a.y, acc[2] += f * a.z, acc[3] += f * a.w;
       acc[4] += f * z.x, acc[5] += f * z.y, acc[6] += f * z.z, acc[7] += f * z.w;
     }
-    write(row, d0, acc, lse);
+    for (int x = 1; x < ways; x *= 2) {
+      l += __shfl_xor_sync(0xffffffffu, l, x);
+#pragma unroll
+      for (int e = 0; e < 8; ++e) acc[e] += __shfl_xor_sync(0xffffffffu, acc[e], x);
+    }
+    if (active && way == 0) write(row, d0, acc, l > 0.0f ? 1.0f / l : 0.0f, l > 0.0f ? mx + log2f(l) : -INFINITY);
   }
-  arch::cluster_wait_all();  // no CTA exits while another reads its shared memory (the reads are done: no fence)
+  arch::cluster_wait_all();
 }
 
 }  // namespace cotile::attention::detail

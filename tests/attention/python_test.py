@@ -156,6 +156,25 @@ raises("group in plan", lambda: cotile_decode.DecodePlan(1, 9, 2, 128, 10), "hea
 raises("o dtype", lambda: cotile_decode.DecodePlan(1, 8, 2, 128, 10, o_dtype=torch.float32), "o_dtype")
 raises("misaligned stride", lambda: plan.run(q, torch.randn(B, N, Hkv, D + 4, device=dev, dtype=torch.float16)[..., :D], v, seqlen),
        "k_cache")
+raises("stream_read device", lambda: cotile_decode.stream_read(torch.zeros(64, dtype=torch.uint8)), "buf:")
+raises("stream_read size", lambda: cotile_decode.stream_read(torch.zeros(24, dtype=torch.uint8, device=dev)), "buf:")
+check("C stream_read refuses NULL", cotile_decode._library().cotile_stream_read(None, 16, None) != 0
+      and b"cotile_stream_read" in cotile_decode._library().cotile_decode_last_error())
+
+# The same-size read the benchmark times: one launch each, capturable in a CUDA graph.
+try:
+    buf = torch.ones(1 << 20, dtype=torch.uint8, device=dev)
+    cotile_decode.stream_read(buf)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        for _ in range(3):
+            cotile_decode.stream_read(buf)
+    g.replay()
+    torch.cuda.synchronize()
+    captured, why = True, ""
+except RuntimeError as e:  # a launch error, or a capture that the launch broke
+    captured, why = False, str(e)
+check("stream_read captured in a CUDA graph and replayed", captured, why)
 
 print(f"{'FAILED' if failures else 'passed'}: {failures} failure(s)")
 sys.exit(1 if failures else 0)
