@@ -12,7 +12,8 @@ of the inputs that they never fit in the 60 MB L2), replayed 7 times; the median
 So host overheads (Python, argument checks, launches) are out of every figure alike. A method
 that cannot be captured is timed eagerly with do_bench (marked * in the table).
 
-Output: a table on stdout and a CSV (argument --csv, default bench/decode/results.csv).
+Output: a table on stdout and a CSV (argument --csv, default bench/decode/results.csv), then the
+issue's targets, met or not (targets.py; also runs on a stored CSV).
 Run: bash bench/decode/run.sh   (builds the library, then this script)
 """
 import argparse
@@ -30,6 +31,7 @@ warnings.filterwarnings("ignore")
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 import cotile_decode  # noqa: E402
+import targets  # noqa: E402  (beside this file)
 
 try:
     from triton.testing import do_bench
@@ -241,6 +243,7 @@ def main():
     print(f"probe {probe / 1e12:.3f} TB/s; {len(rows)} cases in {time.time() - t0:.0f} s; CSV: {args.csv}")
     print("* = not capturable in a CUDA graph: timed eagerly (host overhead included); spl: KV splits, c = merged in a cluster")
     print("read %pr: the probe's read of the same KV bytes, one launch a call, as % of the probe; %read: the kernel's rate as % of it")
+    print("\n".join(targets.report(rows)))
 
 
 if __name__ == "__main__":
