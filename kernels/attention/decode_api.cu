@@ -63,18 +63,19 @@ KernelInfo kernel_for(int64_t d, int32_t kv) {
   }
 }
 
-// A launch of kernel k: `grid` CTAs of kThreads with the kernel's shared memory, in clusters of
-// `cluster` CTAs along x (1: no cluster), and (`dependent`) as a programmatic dependent launch:
-// its CTAs may start during the previous kernel's tail and wait for it in grid_dependency_wait.
+// A launch configuration: `grid` CTAs of `threads` with `smem` bytes of dynamic shared memory, in
+// clusters of `cluster` CTAs along x (1: no cluster), and (`dependent`) as a programmatic dependent
+// launch: its CTAs may start during the previous kernel's tail and wait for it in
+// grid_dependency_wait.
 #ifndef COTILE_DECODE_PDL
 #define COTILE_DECODE_PDL 1
 #endif
 struct Launch {
   cudaLaunchConfig_t config{};
   cudaLaunchAttribute attributes[2]{};
-  Launch(const KernelInfo& k, int smem, int64_t grid, int cluster, cudaStream_t stream, bool dependent = false) {
+  Launch(int64_t grid, int threads, int smem, int cluster, cudaStream_t stream, bool dependent = false) {
     config.gridDim = dim3(unsigned(grid));
-    config.blockDim = dim3(kThreads);
+    config.blockDim = dim3(unsigned(threads));
     config.dynamicSmemBytes = size_t(smem);
     config.stream = stream;
     config.attrs = attributes;
@@ -94,7 +95,7 @@ struct Launch {
 
 // Clusters of `size` CTAs of kernel k resident at once on the current device (0: not possible).
 int resident_clusters(const KernelInfo& k, int size, int64_t sms) {
-  const Launch launch(k, k.smem, size * sms, size, nullptr);
+  const Launch launch(size * sms, kThreads, k.smem, size, nullptr);
   int clusters = 0;
   if (cudaOccupancyMaxActiveClusters(&clusters, k.fn, &launch.config) != cudaSuccess) {
     cudaGetLastError();  // not an error of the plan: this size is not possible
@@ -316,7 +317,7 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   p.trace = g_trace;
 #endif
   void* kargs[] = {&p};
-  const Launch launch(k, plan->smem_bytes, plan->grid, plan->cluster, static_cast<cudaStream_t>(stream), true);
+  const Launch launch(plan->grid, kThreads, plan->smem_bytes, plan->cluster, static_cast<cudaStream_t>(stream), true);
   COTILE_CUDA_TRY(cudaLaunchKernelExC(&launch.config, k.fn, kargs), "cotile_decode_run: launch");
   return ok();
 }
@@ -359,23 +360,13 @@ __global__ void stream_read(const uint4* __restrict__ src, uint64_t n) {
 }
 
 // One read of `bytes` at src: 8 CTAs of 256 threads an SM (full occupancy), optionally as a
-// programmatic dependent launch.
+// programmatic dependent launch (Launch).
 cudaError_t launch_stream_read(const void* src, uint64_t bytes, cudaStream_t stream, bool dependent) {
   int dev = 0, sms = 0;
   if (cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev); e != cudaSuccess) return e;
-  cudaLaunchConfig_t config{};
-  cudaLaunchAttribute attribute{};
-  config.gridDim = dim3(unsigned(sms * 8));
-  config.blockDim = dim3(256);
-  config.stream = stream;
-  if (dependent) {
-    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attribute.val.programmaticStreamSerializationAllowed = 1;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
-  }
-  return cudaLaunchKernelEx(&config, stream_read, static_cast<const uint4*>(src), bytes / 16);
+  const Launch launch(int64_t(sms) * 8, 256, 0, 1, stream, dependent);
+  return cudaLaunchKernelEx(&launch.config, stream_read, static_cast<const uint4*>(src), bytes / 16);
 }
 }  // namespace cotile::attention::detail
 
@@ -406,7 +397,6 @@ extern "C" cotile_status cotile_bandwidth_probe(const void* src, uint64_t bytes,
 extern "C" cotile_status cotile_stream_read(const void* src, uint64_t bytes, void* stream) {
   if (!src || bytes % 16 || bytes == 0)
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_stream_read: src non-NULL, bytes a positive multiple of 16");
-  COTILE_CUDA_TRY(launch_stream_read(src, bytes, static_cast<cudaStream_t>(stream), COTILE_DECODE_PDL != 0),
-                  "cotile_stream_read: launch");
+  COTILE_CUDA_TRY(launch_stream_read(src, bytes, static_cast<cudaStream_t>(stream), true), "cotile_stream_read: launch");
   return ok();
 }

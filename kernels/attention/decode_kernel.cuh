@@ -490,9 +490,7 @@ struct DecodeCta {
         const float f = exp2_fast(m.max[w * kRows + row] - base);
         sum += f * m.sum[w * kRows + row];
         const float4* src = reinterpret_cast<const float4*>(m.o + (w * kRows + row) * C::kMergeRow + d0);
-        const float4 a = src[0], z = src[1];
-        acc[0] += f * a.x, acc[1] += f * a.y, acc[2] += f * a.z, acc[3] += f * a.w;
-        acc[4] += f * z.x, acc[5] += f * z.y, acc[6] += f * z.z, acc[7] += f * z.w;
+        add_scaled(acc, f, src[0], src[1]);
       }
       const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
       const float lse2 = sum > 0.0f ? mx + log2f(sum) : -INFINITY;

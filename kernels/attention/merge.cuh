@@ -22,6 +22,13 @@
 
 namespace cotile::attention::detail {
 
+// acc[0..7] += f * (a, z): 8 consecutive fp32 columns given as two 4-vectors (float4, arch::Float4).
+template <class V4>
+__device__ __forceinline__ void add_scaled(float (&acc)[8], float f, const V4& a, const V4& z) {
+  acc[0] += f * a.x, acc[1] += f * a.y, acc[2] += f * a.z, acc[3] += f * a.w;
+  acc[4] += f * z.x, acc[5] += f * z.y, acc[6] += f * z.z, acc[7] += f * z.w;
+}
+
 // log2 sum_{s < n} 2^lse_of(s), -inf when all are (then base 0 keeps exp2(-inf - base) = 0).
 template <class F>
 __device__ __forceinline__ float merged_lse(int n, F lse_of) {
@@ -117,7 +124,7 @@ __device__ void merge_workspace(const uint16_t* all_o, const float* all_lse, int
 // the reads are done. write(row, d0, acc, inv, lse).
 template <int D, int Warps, int Rows, class Write>
 __device__ void merge_cluster(const float* o, int o_stride, const float* max, const float* sum, int rank, int splits,
-                                    int valid_rows, Write write) {
+                              int valid_rows, Write write) {
   constexpr int kGroups = D / 8, kPerThread = 8;
   static_assert(kMaxCluster * Warps <= 32 * kPerThread, "a cluster's sources fit in one warp's lanes");
   const int items = valid_rows * kGroups, sources = splits * Warps, per_cta = (items + splits - 1) / splits;
@@ -150,9 +157,7 @@ __device__ void merge_cluster(const float* o, int o_stride, const float* max, co
       const float f = exp2_fast(m_k[k] - base);
       l += f * l_k[k];
       const uint32_t src = arch::cluster_map(o + (w * Rows + row) * o_stride + d0, unsigned(s));
-      const arch::Float4 a = arch::cluster_load4(src), z = arch::cluster_load4(src + 16);
-      acc[0] += f * a.x, acc[1] += f * a.y, acc[2] += f * a.z, acc[3] += f * a.w;
-      acc[4] += f * z.x, acc[5] += f * z.y, acc[6] += f * z.z, acc[7] += f * z.w;
+      add_scaled(acc, f, arch::cluster_load4(src), arch::cluster_load4(src + 16));
     }
     for (int x = 1; x < ways; x *= 2) {
       l += __shfl_xor_sync(0xffffffffu, l, x);
