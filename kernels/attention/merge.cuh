@@ -29,20 +29,31 @@ __device__ __forceinline__ void add_scaled(float (&acc)[8], float f, const V4& a
   acc[4] += f * z.x, acc[5] += f * z.y, acc[6] += f * z.z, acc[7] += f * z.w;
 }
 
-// log2 sum_{s < n} 2^lse_of(s), -inf when all are (then base 0 keeps exp2(-inf - base) = 0).
-template <class F>
-__device__ __forceinline__ float merged_lse(int n, F lse_of) {
+// The weights of a unit's splits, once per query row: with lse = log2 sum_s 2^lse_s[row],
+//     w[s][row] = 2^(lse_s[row] - lse)        (0 for every s when lse = -inf: an empty row),
+// overwriting lse_s [split][kRows] in shared memory, and lse [row]. 8 lanes a row, each taking
+// every 8th split, reduced by shuffles: a short chain per row instead of one per item.
+__device__ __forceinline__ void split_weights(float* split_lse, float* row_lse, int splits) {
+  static_assert(kThreads >= 8 * kRows && (8 * kRows) % 32 == 0, "8 lanes per row, whole warps");
+  const int tid = int(threadIdx.x), row = tid / 8, sub = tid % 8;
+  if (tid >= 8 * kRows) return;
   float mx = -INFINITY;
-  for (int s = 0; s < n; ++s) mx = fmaxf(mx, lse_of(s));
+  for (int s = sub; s < splits; s += 8) mx = fmaxf(mx, split_lse[s * kRows + row]);
+  for (int x = 1; x < 8; x *= 2) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, x));
   const float base = mx == -INFINITY ? 0.0f : mx;
   float sum = 0.0f;
-  for (int s = 0; s < n; ++s) sum += exp2_fast(lse_of(s) - base);
-  return sum > 0.0f ? mx + log2f(sum) : -INFINITY;
+  for (int s = sub; s < splits; s += 8) sum += exp2_fast(split_lse[s * kRows + row] - base);
+  for (int x = 1; x < 8; x *= 2) sum += __shfl_xor_sync(0xffffffffu, sum, x);
+  const float lse = sum > 0.0f ? mx + log2f(sum) : -INFINITY;
+  for (int s = sub; s < splits; s += 8)  // the row's 8 lanes have read every lse_s (shuffles above)
+    split_lse[s * kRows + row] = lse > -INFINITY ? exp2_fast(split_lse[s * kRows + row] - lse) : 0.0f;
+  if (sub == 0) row_lse[row] = lse;
 }
 
 // From the workspace: all_o [split][kRows][D] (16-bit, Bf16 or f16) and all_lse [split][kRows],
 // rows < valid_rows written; run by one whole CTA, with `area` (shared memory for kMaxSplits x
-// kRows lse and kThreads x 8 floats) free. The merge is latency-bound (L2 round trips) and runs
+// kRows weights, kRows lse and kThreads x 8 floats) free. The splits' weights are
+// computed once per row (split_weights). The merge is latency-bound (L2 round trips) and runs
 // with a cold instruction cache, so: `ways` threads share an item (row, 8 columns), each summing
 // every ways-th split from up to kBatch 16-byte loads in flight, the first batch requested with
 // the splits' lse; the ways' sums are added in a fixed order. kBatch = 16: 32 was slower than 8
@@ -56,8 +67,9 @@ __device__ void merge_workspace(const uint16_t* all_o, const float* all_lse, int
   const int tid = int(threadIdx.x), items = valid_rows * kGroups;
   int ways = 1;
   while (2 * ways * items <= kThreads && 2 * ways <= splits) ways *= 2;
-  float* split_lse = reinterpret_cast<float*>(area);  // [split][row]
-  float* partial = split_lse + kMaxSplits * kRows;    // [way][item][8]
+  float* split_lse = reinterpret_cast<float*>(area);  // [split][row]: lse_s, then the weights
+  float* row_lse = split_lse + kMaxSplits * kRows;    // [row]
+  float* partial = row_lse + kRows;                   // [way][item][8]
   for (int round = 0; round < items * ways; round += kThreads) {  // one round unless ways == 1
     const int idx = round + tid, item = idx % items, way = idx / items;
     const bool active = idx < items * ways;
@@ -75,15 +87,17 @@ __device__ void merge_workspace(const uint16_t* all_o, const float* all_lse, int
     if (round == 0) {
       for (int i = tid; i < splits * kRows; i += kThreads) split_lse[i] = __ldcg(all_lse + i);
       __syncthreads();
+      split_weights(split_lse, row_lse, splits);
+      __syncthreads();
     }
-    const float lse = merged_lse(splits, [&](int sp) { return split_lse[sp * kRows + row]; });
+    const float lse = row_lse[row];
     float acc[8] = {};
     for (int s0 = way; s0 < splits; s0 += ways * kBatch) {
       if (s0 != way) load_batch(s0);
 #pragma unroll
       for (int u = 0; u < kBatch; ++u) {
         const int sp = s0 + ways * u;
-        const float f = sp < splits && lse > -INFINITY ? exp2_fast(split_lse[sp * kRows + row] - lse) : 0.0f;
+        const float f = sp < splits ? split_lse[sp * kRows + row] : 0.0f;  // the split's weight
         const uint32_t h[4] = {v[u].x, v[u].y, v[u].z, v[u].w};
 #pragma unroll
         for (int e = 0; e < 4; ++e) {

@@ -137,7 +137,7 @@ struct Config {
   static constexpr int kSmem = kQRawBytes + kQcBytes + kMergeArea + 16;
   static_assert(D == 64 || D == 128 || D == 256, "decode: head_dim must be 64, 128 or 256");
   static_assert(kSmem <= 227 * 1024, "decode: the CTA's shared memory (Q, stages, merge) exceeds sm_90's 227 KB per CTA");
-  static_assert((kMaxSplits * kRows + kThreads * 8) * 4 <= kMergeArea, "the split merge (merge.cuh) fits where the stages were");
+  static_assert((kMaxSplits * kRows + kRows + kThreads * 8) * 4 <= kMergeArea, "the split merge (merge.cuh) fits where the stages were");
 
   // Compute column k of Q / K (the MMA's K index) holds head-dim element qk_column(k). fp8 K
   // fragments come from ldmatrix as 4 consecutive bytes (d = 4c..4c+3 for lane c = l % 4), which
