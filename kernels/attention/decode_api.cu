@@ -170,7 +170,7 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
     COTILE_CUDA_TRY(cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, k.smem), "cotile_decode_plan: shared memory");
   }
   int per_sm = 0;
-  COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.fn, 128, k.smem), "cotile_decode_plan: occupancy");
+  COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.fn, kThreads, k.smem), "cotile_decode_plan: occupancy");
   if (per_sm < 1) return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: the kernel does not fit on this device (%d bytes of shared memory)", k.smem);
   const int64_t m_tiles = (group + kRows - 1) / kRows;
   const int64_t units = s.batch * s.heads_kv * m_tiles;
@@ -197,7 +197,7 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   plan->smem_bytes = k.smem;
   if (solo_bytes > k.smem && solo_launch(grid, sms, per_sm, dtype_bytes(s.kv_type))) {
     int alone = 0;  // a solo launch when that size leaves room for one CTA an SM
-    COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&alone, k.fn, 128, solo_bytes), "cotile_decode_plan: occupancy");
+    COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&alone, k.fn, kThreads, solo_bytes), "cotile_decode_plan: occupancy");
     if (alone == 1) plan->smem_bytes = solo_bytes;
   }
   plan->workspace_bytes = workspace_layout(units, splits, s.head_dim, plan->cluster).total;

@@ -391,7 +391,7 @@ struct DecodeCta {
           lane_max[r] = fmaxf(lane_max[r], __shfl_xor_sync(0xffffffffu, lane_max[r], 1));
           lane_max[r] = fmaxf(lane_max[r], __shfl_xor_sync(0xffffffffu, lane_max[r], 2));
           const float m_new = fmaxf(row_max[r], lane_max[r]);
-          const float b_new = m_new == -INFINITY ? 0.0f : m_new;  // an all-masked row so far: exp2(-inf) = 0
+          const float b_new = exp2_reference(m_new);  // an all-masked row so far: exp2(-inf) = 0
           alpha[r] = exp2_fast(base[r] - b_new);
           row_max[r] = m_new;
           base[r] = b_new;
@@ -458,10 +458,8 @@ struct DecodeCta {
   // once, across the cluster's shared memory.
   __device__ void finish() {
     const MergeBuffers m = merge_buffers();
+    const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) { write_output(row, d0, acc, inv, lse); };
     if (p.clustered) {
-      const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) {
-        write_output(row, d0, acc, inv, lse);
-      };
       merge_cluster<D, kWarps, kRows>(m.o, C::kMergeRow, m.max, m.sum, split, p.splits, valid_rows, write);
       return trace(p, 4);
     }
@@ -483,7 +481,7 @@ struct DecodeCta {
       float mx = -INFINITY;
 #pragma unroll
       for (int w = 0; w < kWarps; ++w) mx = fmaxf(mx, m.max[w * kRows + row]);
-      const float base = mx == -INFINITY ? 0.0f : mx;
+      const float base = exp2_reference(mx);
       float sum = 0.0f, acc[8] = {};
 #pragma unroll
       for (int w = 0; w < kWarps; ++w) {
@@ -505,7 +503,6 @@ struct DecodeCta {
     }
     trace(p, 3);
     if (single) return;
-    const auto write = [&](int row, int d0, const float(&acc)[8], float lse) { write_output(row, d0, acc, 1.0f, lse); };
 
     // Split-KV: publish, count arrivals; the last CTA merges every split of this unit.
     __syncthreads();

@@ -5,7 +5,7 @@
 // * the shared memory of the cluster the splits form (up to kMaxCluster), where each CTA's warps
 //   still hold their unnormalized partials: the same sum over (split, warp) pairs (merge_cluster).
 // Both sum in a fixed order, so that the result does not depend on which CTA finished last.
-// `write` stores the 8 merged columns d0 .. d0 + 7 of a row.
+// write(row, d0, acc, inv, lse) stores the 8 merged columns d0 .. d0 + 7 of a row, acc * inv.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -40,7 +40,7 @@ __device__ __forceinline__ void split_weights(float* split_lse, float* row_lse, 
   float mx = -INFINITY;
   for (int s = sub; s < splits; s += 8) mx = fmaxf(mx, split_lse[s * kRows + row]);
   for (int x = 1; x < 8; x *= 2) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, x));
-  const float base = mx == -INFINITY ? 0.0f : mx;
+  const float base = exp2_reference(mx);
   float sum = 0.0f;
   for (int s = sub; s < splits; s += 8) sum += exp2_fast(split_lse[s * kRows + row] - base);
   for (int x = 1; x < 8; x *= 2) sum += __shfl_xor_sync(0xffffffffu, sum, x);
@@ -108,7 +108,7 @@ __device__ void merge_workspace(const uint16_t* all_o, const float* all_lse, int
       }
     }
     if (ways == 1) {
-      if (active) write(row, d0, acc, lse);
+      if (active) write(row, d0, acc, 1.0f, lse);
     } else {  // one round: add the ways' sums in order
       if (active)
 #pragma unroll
@@ -120,7 +120,7 @@ __device__ void merge_workspace(const uint16_t* all_o, const float* all_lse, int
         for (int w = 0; w < ways; ++w)
 #pragma unroll
           for (int e = 0; e < 8; ++e) acc[e] += partial[(w * items + item) * 8 + e];
-        write(row, d0, acc, lse);
+        write(row, d0, acc, 1.0f, lse);
       }
     }
   }
@@ -135,7 +135,7 @@ __device__ void merge_workspace(const uint16_t* all_o, const float* all_lse, int
 // item, each summing every ways-th source (s, w) (at most kPerThread: few loads a thread, all in
 // flight at once), then add up by a butterfly, so that the order does not depend on timing. The
 // cluster barriers before and after make the partials visible and keep every CTA resident until
-// the reads are done. write(row, d0, acc, inv, lse).
+// the reads are done.
 template <int D, int Warps, int Rows, class Write>
 __device__ void merge_cluster(const float* o, int o_stride, const float* max, const float* sum, int rank, int splits,
                               int valid_rows, Write write) {
@@ -162,7 +162,7 @@ __device__ void merge_cluster(const float* o, int o_stride, const float* max, co
       mx = fmaxf(mx, m_k[k]);
     }
     for (int x = 1; x < ways; x *= 2) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, x));
-    const float base = mx == -INFINITY ? 0.0f : mx;
+    const float base = exp2_reference(mx);
     float l = 0.0f, acc[8] = {};
 #pragma unroll
     for (int k = 0; k < kPerThread; ++k) {

@@ -49,6 +49,10 @@ __device__ __forceinline__ float exp2_fast(float x) {
   return y;
 }
 
+// The reference a base-2 running max gives exp2: the max, or 0 while it is -inf (nothing seen yet),
+// so that exp2(-inf - reference) is 0, not NaN.
+__device__ __forceinline__ float exp2_reference(float mx) { return mx == -INFINITY ? 0.0f : mx; }
+
 // COTILE_DECODE_TRACE = 1 (diagnostics builds only) records per-CTA phase times (%globaltimer,
 // ns) in p.trace[cta][kTraceSlots] when set: 0 start, 1 Q ready, 2 main loop done, 3 partial
 // published, 4 merged; [5] the SM (low 32 bits) and warp 0's hardware slot (high 32); [6 + k]
