@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "../gpu_skip.hpp"
@@ -52,18 +53,19 @@ __global__ void ldmatrix_kernel(const uint16_t* m, uint32_t* out) {
 }
 
 // --- mma.sync: fragments gathered through the traits' (thread, value) -> index maps ----------------
-template <class T, int KV, bool Fp8>
-__global__ void mma_kernel(const T* a, const T* b, const int* amap, const int* bmap, const int* cmap, float* d) {
+template <class TA, class TB, int KV, bool Fp8>
+__global__ void mma_kernel(const TA* a, const TB* b, const int* amap, const int* bmap, const int* cmap, float* d) {
   const int t = threadIdx.x;
   uint32_t ra[4], rb[2];
-  constexpr int per = 4 / sizeof(T);  // elements per register
-  T av[KV * 4 / per * per], bv[KV * 2];
+  constexpr int per = 4 / sizeof(TA);  // elements per register
+  TA av[KV * 4 / per * per];
+  TB bv[KV * 2];
   for (int v = 0; v < 4 * per; ++v) av[v] = a[amap[t * 4 * per + v]];
   for (int v = 0; v < 2 * per; ++v) bv[v] = b[bmap[t * 2 * per + v]];
   std::memcpy(ra, av, sizeof(ra));
   std::memcpy(rb, bv, sizeof(rb));
   float c[4] = {0, 0, 0, 0}, r[4];
-  if constexpr (Fp8) arch::mma_m16n8k32_fp8<false>(r, ra, rb, c);
+  if constexpr (Fp8) arch::mma_m16n8k32_fp8<std::is_same_v<TA, __nv_fp8_e5m2>, std::is_same_v<TB, __nv_fp8_e5m2>>(r, ra, rb, c);
   else arch::mma_m16n8k16<false>(r, ra, rb, c);
   for (int v = 0; v < 4; ++v) d[cmap[t * 4 + v]] = r[v];
 }
@@ -150,6 +152,28 @@ std::vector<T> from_device(const T* d, size_t n) {
   return h;
 }
 
+// m16n8k32 fp8 through the traits' maps against a host sum: values with 1-2 mantissa bits (exact in
+// both formats, and so are the products' sums), distinct per element so that a misplaced byte shows.
+template <class TA, class TB>
+void mma_fp8_check(Elem ea, Elem eb, const char* what, void (*chk)(bool, const char*, int, double, double)) {
+  const MmaTraits tr = mma_traits(MmaFamily::kSm89_16x8x32, ea, eb, 16, 8);
+  std::vector<TA> a(16 * 32);
+  std::vector<TB> b(8 * 32);
+  std::vector<float> fa(a.size()), fb(b.size());
+  for (size_t i = 0; i < a.size(); ++i) fa[i] = float(int(i * 7) % 9 - 4) * 0.5f, a[i] = TA(fa[i]);    // a[m + 16*k]
+  for (size_t i = 0; i < b.size(); ++i) fb[i] = float(int(i * 5) % 7 - 3) * 0.25f, b[i] = TB(fb[i]);  // b[n + 8*k]
+  const auto am = tv_map(tr.a), bm = tv_map(tr.b), cm = tv_map(tr.c);
+  float* dd = to_device(std::vector<float>(128));
+  mma_kernel<TA, TB, 4, true><<<1, 32>>>(to_device(a), to_device(b), to_device(am), to_device(bm), to_device(cm), dd);
+  const auto d = from_device(dd, 128);
+  for (int m = 0; m < 16; ++m)
+    for (int n = 0; n < 8; ++n) {
+      float want = 0;
+      for (int k = 0; k < 32; ++k) want += fa[m + 16 * k] * fb[n + 8 * k];
+      chk(d[m + 16 * n] == want, what, m + 16 * n, d[m + 16 * n], want);
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -188,7 +212,7 @@ int main() {
     for (int i = 0; i < 128; ++i) fb[i] = float((i * 3) % 7 - 3), b[i] = __float2half(fb[i]);  // b[n + 8*k]
     const auto am = tv_map(tr.a), bm = tv_map(tr.b), cm = tv_map(tr.c);
     float* dd = to_device(std::vector<float>(128));
-    mma_kernel<__half, 2, false><<<1, 32>>>(to_device(a), to_device(b), to_device(am), to_device(bm), to_device(cm), dd);
+    mma_kernel<__half, __half, 2, false><<<1, 32>>>(to_device(a), to_device(b), to_device(am), to_device(bm), to_device(cm), dd);
     const auto d = from_device(dd, 128);
     for (int m = 0; m < 16; ++m)
       for (int n = 0; n < 8; ++n) {
@@ -197,23 +221,10 @@ int main() {
         check(d[m + 16 * n] == want, "mma_m16n8k16", m + 16 * n, d[m + 16 * n], want);
       }
   }
-  {  // mma m16n8k32 e4m3 with the SM89 traits' layouts
-    const MmaTraits tr = mma_traits(MmaFamily::kSm89_16x8x32, Elem::kE4M3, Elem::kE4M3, 16, 8);
-    std::vector<__nv_fp8_e4m3> a(16 * 32), b(8 * 32);
-    std::vector<float> fa(a.size()), fb(b.size());
-    for (size_t i = 0; i < a.size(); ++i) fa[i] = float(int(i * 5) % 5 - 2), a[i] = __nv_fp8_e4m3(fa[i]);
-    for (size_t i = 0; i < b.size(); ++i) fb[i] = float(int(i * 3) % 3 - 1), b[i] = __nv_fp8_e4m3(fb[i]);
-    const auto am = tv_map(tr.a), bm = tv_map(tr.b), cm = tv_map(tr.c);
-    float* dd = to_device(std::vector<float>(128));
-    mma_kernel<__nv_fp8_e4m3, 4, true><<<1, 32>>>(to_device(a), to_device(b), to_device(am), to_device(bm), to_device(cm), dd);
-    const auto d = from_device(dd, 128);
-    for (int m = 0; m < 16; ++m)
-      for (int n = 0; n < 8; ++n) {
-        float want = 0;
-        for (int k = 0; k < 32; ++k) want += fa[m + 16 * k] * fb[n + 8 * k];
-        check(d[m + 16 * n] == want, "mma_m16n8k32_e4m3", m + 16 * n, d[m + 16 * n], want);
-      }
-  }
+  // mma m16n8k32 with the SM89 traits' layouts: A e4m3, B e4m3 or e5m2 (the decode kernel's Q . K)
+  mma_fp8_check<__nv_fp8_e4m3, __nv_fp8_e4m3>(Elem::kE4M3, Elem::kE4M3, "mma_m16n8k32_e4m3_e4m3", check);
+  mma_fp8_check<__nv_fp8_e4m3, __nv_fp8_e5m2>(Elem::kE4M3, Elem::kE5M2, "mma_m16n8k32_e4m3_e5m2", check);
+
   {  // wgmma 64x64x16 f16 SS; accumulators placed by the SM90 traits' C layout
     const MmaTraits tr = mma_traits(MmaFamily::kSm90_Gmma_SS, Elem::kHalf, Elem::kHalf, 64, 64);
     std::vector<__half> a(64 * 16), b(64 * 16);
