@@ -152,25 +152,27 @@ std::vector<T> from_device(const T* d, size_t n) {
   return h;
 }
 
-// m16n8k32 fp8 through the traits' maps against a host sum: values with 1-2 mantissa bits (exact in
-// both formats, and so are the products' sums), distinct per element so that a misplaced byte shows.
-template <class TA, class TB>
-void mma_fp8_check(Elem ea, Elem eb, const char* what, void (*chk)(bool, const char*, int, double, double)) {
-  const MmaTraits tr = mma_traits(MmaFamily::kSm89_16x8x32, ea, eb, 16, 8);
-  std::vector<TA> a(16 * 32);
-  std::vector<TB> b(8 * 32);
+// One mma.sync through the traits' (thread, value) -> index maps against a host sum: m16n8k16
+// (16-bit) or m16n8k32 (fp8). Values with 1-2 mantissa bits (exact in every operand format, and so
+// are the sums), distinct per element, so that a misplaced element shows.
+template <class TA, class TB, bool Fp8>
+void mma_check(MmaFamily family, Elem ea, Elem eb, const char* what) {
+  constexpr int K = Fp8 ? 32 : 16;
+  const MmaTraits tr = mma_traits(family, ea, eb, 16, 8);
+  std::vector<TA> a(16 * K);
+  std::vector<TB> b(8 * K);
   std::vector<float> fa(a.size()), fb(b.size());
   for (size_t i = 0; i < a.size(); ++i) fa[i] = float(int(i * 7) % 9 - 4) * 0.5f, a[i] = TA(fa[i]);    // a[m + 16*k]
   for (size_t i = 0; i < b.size(); ++i) fb[i] = float(int(i * 5) % 7 - 3) * 0.25f, b[i] = TB(fb[i]);  // b[n + 8*k]
   const auto am = tv_map(tr.a), bm = tv_map(tr.b), cm = tv_map(tr.c);
   float* dd = to_device(std::vector<float>(128));
-  mma_kernel<TA, TB, 4, true><<<1, 32>>>(to_device(a), to_device(b), to_device(am), to_device(bm), to_device(cm), dd);
+  mma_kernel<TA, TB, Fp8 ? 4 : 2, Fp8><<<1, 32>>>(to_device(a), to_device(b), to_device(am), to_device(bm), to_device(cm), dd);
   const auto d = from_device(dd, 128);
   for (int m = 0; m < 16; ++m)
     for (int n = 0; n < 8; ++n) {
       float want = 0;
-      for (int k = 0; k < 32; ++k) want += fa[m + 16 * k] * fb[n + 8 * k];
-      chk(d[m + 16 * n] == want, what, m + 16 * n, d[m + 16 * n], want);
+      for (int k = 0; k < K; ++k) want += fa[m + 16 * k] * fb[n + 8 * k];
+      check(d[m + 16 * n] == want, what, m + 16 * n, d[m + 16 * n], want);
     }
 }
 
@@ -204,26 +206,10 @@ int main() {
         check(out[t * 4 + i] == want, "ldmatrix_x4", t * 4 + i, out[t * 4 + i], want);
       }
   }
-  {  // mma m16n8k16 f16 with the SM80 traits' layouts
-    const MmaTraits tr = mma_traits(MmaFamily::kSm80_16x8x16, Elem::kHalf, Elem::kHalf, 16, 8);
-    std::vector<__half> a(16 * 16), b(8 * 16);
-    std::vector<float> fa(a.size()), fb(b.size());
-    for (int i = 0; i < 256; ++i) fa[i] = float((i * 7) % 5 - 2), a[i] = __float2half(fa[i]);  // a[m + 16*k]
-    for (int i = 0; i < 128; ++i) fb[i] = float((i * 3) % 7 - 3), b[i] = __float2half(fb[i]);  // b[n + 8*k]
-    const auto am = tv_map(tr.a), bm = tv_map(tr.b), cm = tv_map(tr.c);
-    float* dd = to_device(std::vector<float>(128));
-    mma_kernel<__half, __half, 2, false><<<1, 32>>>(to_device(a), to_device(b), to_device(am), to_device(bm), to_device(cm), dd);
-    const auto d = from_device(dd, 128);
-    for (int m = 0; m < 16; ++m)
-      for (int n = 0; n < 8; ++n) {
-        float want = 0;
-        for (int k = 0; k < 16; ++k) want += fa[m + 16 * k] * fb[n + 8 * k];
-        check(d[m + 16 * n] == want, "mma_m16n8k16", m + 16 * n, d[m + 16 * n], want);
-      }
-  }
-  // mma m16n8k32 with the SM89 traits' layouts: A e4m3, B e4m3 or e5m2 (the decode kernel's Q . K)
-  mma_fp8_check<__nv_fp8_e4m3, __nv_fp8_e4m3>(Elem::kE4M3, Elem::kE4M3, "mma_m16n8k32_e4m3_e4m3", check);
-  mma_fp8_check<__nv_fp8_e4m3, __nv_fp8_e5m2>(Elem::kE4M3, Elem::kE5M2, "mma_m16n8k32_e4m3_e5m2", check);
+  // mma.sync with the SM80 / SM89 traits' layouts: f16, and fp8 with A e4m3, B e4m3 or e5m2
+  mma_check<__half, __half, false>(MmaFamily::kSm80_16x8x16, Elem::kHalf, Elem::kHalf, "mma_m16n8k16");
+  mma_check<__nv_fp8_e4m3, __nv_fp8_e4m3, true>(MmaFamily::kSm89_16x8x32, Elem::kE4M3, Elem::kE4M3, "mma_m16n8k32_e4m3_e4m3");
+  mma_check<__nv_fp8_e4m3, __nv_fp8_e5m2, true>(MmaFamily::kSm89_16x8x32, Elem::kE4M3, Elem::kE5M2, "mma_m16n8k32_e4m3_e5m2");
 
   {  // wgmma 64x64x16 f16 SS; accumulators placed by the SM90 traits' C layout
     const MmaTraits tr = mma_traits(MmaFamily::kSm90_Gmma_SS, Elem::kHalf, Elem::kHalf, 64, 64);
