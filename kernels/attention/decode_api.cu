@@ -359,12 +359,16 @@ __global__ void stream_read(const uint4* __restrict__ src, uint64_t n) {
   if (x == 0x9e3779b9u) g_read_sink = x;
 }
 
-// One read of `bytes` at src: 8 CTAs of 256 threads an SM (full occupancy), optionally as a
-// programmatic dependent launch (Launch).
-cudaError_t launch_stream_read(const void* src, uint64_t bytes, cudaStream_t stream, bool dependent) {
-  int dev = 0, sms = 0;
+// The current device's multiprocessor count.
+cudaError_t current_sms(int* sms) {
+  int dev = 0;
   if (cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev); e != cudaSuccess) return e;
+  return cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, dev);
+}
+
+// One read of `bytes` at src: 8 CTAs of 256 threads on each of `sms` SMs (full occupancy),
+// optionally as a programmatic dependent launch (Launch).
+cudaError_t launch_stream_read(const void* src, uint64_t bytes, int sms, cudaStream_t stream, bool dependent) {
   const Launch launch(int64_t(sms) * 8, 256, 0, 1, stream, dependent);
   return cudaLaunchKernelEx(&launch.config, stream_read, static_cast<const uint4*>(src), bytes / 16);
 }
@@ -374,13 +378,15 @@ extern "C" cotile_status cotile_bandwidth_probe(const void* src, uint64_t bytes,
   if (!src || !ms || bytes % 16 || bytes == 0 || repeats < 1)
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_bandwidth_probe: src, ms non-NULL, bytes a positive multiple of 16, repeats >= 1");
   cudaStream_t st = static_cast<cudaStream_t>(stream);
+  int sms = 0;  // queried once, outside the timed launches
+  COTILE_CUDA_TRY(current_sms(&sms), "cotile_bandwidth_probe: device");
   cudaEvent_t e0, e1;
   COTILE_CUDA_TRY(cudaEventCreate(&e0), "cotile_bandwidth_probe");
   COTILE_CUDA_TRY(cudaEventCreate(&e1), "cotile_bandwidth_probe");
   std::vector<float> t;
   for (int r = 0; r <= repeats; ++r) {  // the first pass warms up
     cudaEventRecord(e0, st);
-    COTILE_CUDA_TRY(launch_stream_read(src, bytes, st, false), "cotile_bandwidth_probe: launch");
+    COTILE_CUDA_TRY(launch_stream_read(src, bytes, sms, st, false), "cotile_bandwidth_probe: launch");
     cudaEventRecord(e1, st);
     COTILE_CUDA_TRY(cudaEventSynchronize(e1), "cotile_bandwidth_probe: kernel");
     float x = 0;
@@ -397,6 +403,8 @@ extern "C" cotile_status cotile_bandwidth_probe(const void* src, uint64_t bytes,
 extern "C" cotile_status cotile_stream_read(const void* src, uint64_t bytes, void* stream) {
   if (!src || bytes % 16 || bytes == 0)
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_stream_read: src non-NULL, bytes a positive multiple of 16");
-  COTILE_CUDA_TRY(launch_stream_read(src, bytes, static_cast<cudaStream_t>(stream), true), "cotile_stream_read: launch");
+  int sms = 0;
+  COTILE_CUDA_TRY(current_sms(&sms), "cotile_stream_read: device");
+  COTILE_CUDA_TRY(launch_stream_read(src, bytes, sms, static_cast<cudaStream_t>(stream), true), "cotile_stream_read: launch");
   return ok();
 }
