@@ -53,19 +53,22 @@ __global__ void ldmatrix_kernel(const uint16_t* m, uint32_t* out) {
 }
 
 // --- mma.sync: fragments gathered through the traits' (thread, value) -> index maps ----------------
-template <class TA, class TB, int KV, bool Fp8>
+// m16n8k16 for 16-bit operands, m16n8k32 for fp8 ones (A and B of the same width).
+template <class TA, class TB>
 __global__ void mma_kernel(const TA* a, const TB* b, const int* amap, const int* bmap, const int* cmap, float* d) {
+  static_assert(sizeof(TA) == sizeof(TB), "A and B of the same width");
+  constexpr bool kFp8 = sizeof(TA) == 1;
+  constexpr int per = 4 / sizeof(TA);  // elements per register
   const int t = threadIdx.x;
   uint32_t ra[4], rb[2];
-  constexpr int per = 4 / sizeof(TA);  // elements per register
-  TA av[KV * 4 / per * per];
-  TB bv[KV * 2];
+  TA av[4 * per];
+  TB bv[2 * per];
   for (int v = 0; v < 4 * per; ++v) av[v] = a[amap[t * 4 * per + v]];
   for (int v = 0; v < 2 * per; ++v) bv[v] = b[bmap[t * 2 * per + v]];
   std::memcpy(ra, av, sizeof(ra));
   std::memcpy(rb, bv, sizeof(rb));
   float c[4] = {0, 0, 0, 0}, r[4];
-  if constexpr (Fp8) arch::mma_m16n8k32_fp8<std::is_same_v<TA, __nv_fp8_e5m2>, std::is_same_v<TB, __nv_fp8_e5m2>>(r, ra, rb, c);
+  if constexpr (kFp8) arch::mma_m16n8k32_fp8<std::is_same_v<TA, __nv_fp8_e5m2>, std::is_same_v<TB, __nv_fp8_e5m2>>(r, ra, rb, c);
   else arch::mma_m16n8k16<false>(r, ra, rb, c);
   for (int v = 0; v < 4; ++v) d[cmap[t * 4 + v]] = r[v];
 }
@@ -155,10 +158,11 @@ std::vector<T> from_device(const T* d, size_t n) {
 // One mma.sync through the traits' (thread, value) -> index maps against a host sum: m16n8k16
 // (16-bit) or m16n8k32 (fp8). Values with 1-2 mantissa bits (exact in every operand format, and so
 // are the sums), distinct per element, so that a misplaced element shows.
-template <class TA, class TB, bool Fp8>
-void mma_check(MmaFamily family, Elem ea, Elem eb, const char* what) {
-  constexpr int K = Fp8 ? 32 : 16;
-  const MmaTraits tr = mma_traits(family, ea, eb, 16, 8);
+template <class TA, class TB>
+void mma_check(Elem ea, Elem eb, const char* what) {
+  constexpr bool kFp8 = sizeof(TA) == 1;
+  constexpr int K = kFp8 ? 32 : 16;
+  const MmaTraits tr = mma_traits(kFp8 ? MmaFamily::kSm89_16x8x32 : MmaFamily::kSm80_16x8x16, ea, eb, 16, 8);
   std::vector<TA> a(16 * K);
   std::vector<TB> b(8 * K);
   std::vector<float> fa(a.size()), fb(b.size());
@@ -166,7 +170,7 @@ void mma_check(MmaFamily family, Elem ea, Elem eb, const char* what) {
   for (size_t i = 0; i < b.size(); ++i) fb[i] = float(int(i * 5) % 7 - 3) * 0.25f, b[i] = TB(fb[i]);  // b[n + 8*k]
   const auto am = tv_map(tr.a), bm = tv_map(tr.b), cm = tv_map(tr.c);
   float* dd = to_device(std::vector<float>(128));
-  mma_kernel<TA, TB, Fp8 ? 4 : 2, Fp8><<<1, 32>>>(to_device(a), to_device(b), to_device(am), to_device(bm), to_device(cm), dd);
+  mma_kernel<TA, TB><<<1, 32>>>(to_device(a), to_device(b), to_device(am), to_device(bm), to_device(cm), dd);
   const auto d = from_device(dd, 128);
   for (int m = 0; m < 16; ++m)
     for (int n = 0; n < 8; ++n) {
@@ -207,9 +211,9 @@ int main() {
       }
   }
   // mma.sync with the SM80 / SM89 traits' layouts: f16, and fp8 with A e4m3, B e4m3 or e5m2
-  mma_check<__half, __half, false>(MmaFamily::kSm80_16x8x16, Elem::kHalf, Elem::kHalf, "mma_m16n8k16");
-  mma_check<__nv_fp8_e4m3, __nv_fp8_e4m3, true>(MmaFamily::kSm89_16x8x32, Elem::kE4M3, Elem::kE4M3, "mma_m16n8k32_e4m3_e4m3");
-  mma_check<__nv_fp8_e4m3, __nv_fp8_e5m2, true>(MmaFamily::kSm89_16x8x32, Elem::kE4M3, Elem::kE5M2, "mma_m16n8k32_e4m3_e5m2");
+  mma_check<__half, __half>(Elem::kHalf, Elem::kHalf, "mma_m16n8k16");
+  mma_check<__nv_fp8_e4m3, __nv_fp8_e4m3>(Elem::kE4M3, Elem::kE4M3, "mma_m16n8k32_e4m3_e4m3");
+  mma_check<__nv_fp8_e4m3, __nv_fp8_e5m2>(Elem::kE4M3, Elem::kE5M2, "mma_m16n8k32_e4m3_e5m2");
 
   {  // wgmma 64x64x16 f16 SS; accumulators placed by the SM90 traits' C layout
     const MmaTraits tr = mma_traits(MmaFamily::kSm90_Gmma_SS, Elem::kHalf, Elem::kHalf, 64, 64);
