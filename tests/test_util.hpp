@@ -20,6 +20,17 @@ inline std::string calc(const std::string& e, bool strict = false) {
   o.strict = strict;
   return text::to_string(cli::evaluate(e, o));
 }
+// What CuTe 4.7 returns (--as-cute), and the laws it violates (one message each).
+inline std::string calc_as_cute(const std::string& e, std::string* warnings = nullptr) {
+  cli::CalcOptions o;
+  o.as_cute = true;
+  LawLog log;
+  o.log = &log;
+  const std::string r = text::to_string(cli::evaluate(e, o));
+  if (warnings)
+    for (int k = 0; k < log.count && k < LawLog::kKept; ++k) *warnings += log.kept[k].message.c_str() + std::string("\n");
+  return r;
+}
 // The message of the error an expression raises ("" if none).
 inline std::string calc_error(const std::string& e, bool strict = false) {
   try {

@@ -32,6 +32,13 @@ class Error : public std::runtime_error {
   std::string op_, rule_;
 };
 
+// A result that violates its operation's law (docs/algebra.md, "Laws"): the message names the
+// law, a witness and, where CuTe returns a layout for the inputs, that layout.
+class LawError : public Error {
+ public:
+  using Error::Error;
+};
+
 // Plain integers and text in error reports; cotile types declare their own to_string.
 inline std::string to_string(long x) { return std::to_string(x); }
 inline std::string to_string(long long x) { return std::to_string(x); }

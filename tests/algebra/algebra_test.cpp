@@ -73,9 +73,14 @@ TEST(Algebra, ProductsReproduceTheBlock) {
   EXPECT_EQ(str(blocked_product(L("(16,_1):(_1,_0)"), L("(_2,_4):(1,2)"))), "((16,_2),(_1,_4)):((_1,16),(_0,32))");
 }
 
-TEST(Algebra, UpcastTruncatesDynamicStrides) {
-  // CuTe assumes dynamic strides are divisible: 1/4 and 2/4 truncate to 0.
-  EXPECT_EQ(str(upcast(L("(8,32,8):(1,2,256)"), 4)), "(8,32,8):(0,0,64)");
+TEST(Algebra, UpcastRefusesWhatCuteTruncates) {
+  // CuTe assumes dynamic strides are divisible: 1/4 and 2/4 truncate to 0, which is not the
+  // layout in units of 4; cotile refuses unless asked for CuTe's result.
+  EXPECT_THROW(upcast(L("(8,32,8):(1,2,256)"), 4), LawError);
+  LawLog log;
+  EXPECT_EQ(str(upcast(L("(8,32,8):(1,2,256)"), 4, Options{true, true, &log})), "(8,32,8):(0,0,64)");
+  EXPECT_EQ(log.count, 1);
+  EXPECT_EQ(str(upcast(L("(8,32,8):(4,8,256)"), 4)), "(8,32,8):(1,2,64)");
   EXPECT_EQ(str(downcast(L("(3,4,2,64):(0,0,_1,6)"), 16)), "(3,4,32,64):(0,0,_1,96)");
 }
 

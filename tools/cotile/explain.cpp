@@ -1,4 +1,5 @@
 #include "explain.hpp"
+#include "laws.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -203,7 +204,7 @@ Derivation explain_cotiled_copy(const CopyAtom& atom, const Layout& atom_tv, con
   Derivation d;
   d.title = std::string("make_cotiled_copy(Copy_Atom<") + atom.traits.name + "," + name(atom.elem) + ">, atom_tv, data_layout)";
   CotiledTrace t;
-  const TiledCopy tc = make_cotiled_copy(atom, atom_tv, data, Options{opt.strict}, &t);
+  const TiledCopy tc = make_cotiled_copy(atom, atom_tv, data, opt.engine(), &t);
   d.steps.push_back(step("", "atom_tv_layout", atom_tv, {"t", "v"}, "a",
                          "the copy's (thread, value) -> offset a in the data layout's address space"));
   d.steps.push_back(step("", "data_layout", data, {}, "a", "data coordinate -> offset a (the reference address map)"));
@@ -341,6 +342,13 @@ Derivation explain_mma_partition(const TiledMMA& t, const Layout& tensor, const 
   return d;
 }
 
+// The operation's law, stated only as checked: one step per part ("holds on all 8 points").
+void add_law_steps(Derivation& d, const std::string& op, const std::vector<Value>& args, const CalcOptions& opt) {
+  if (!has_law(op)) return;
+  for (const LawCheck& c : law_checks(op, args, opt))
+    d.steps.push_back(text_step("", "law", c.name, c.holds ? c.detail : "VIOLATED: " + c.detail));
+}
+
 Derivation explain_operation(const std::string& op, const std::vector<Value>& args, const CalcOptions& opt) {
   Derivation d;
   std::string call_text = op + "(";
@@ -352,7 +360,7 @@ Derivation explain_operation(const std::string& op, const std::vector<Value>& ar
     if (args[i].kind == Value::kLayout) d.steps.push_back(step("", "argument " + std::to_string(i + 1), args[i].layout, {}, "f", ""));
   if (op == "composition" && args.size() == 2 && args[0].kind == Value::kLayout && args[1].kind == Value::kLayout) {
     CompositionTrace tr;
-    const Layout r = composition(L(0), L(1), &tr);
+    const Layout r = composition(L(0), L(1), opt.engine(), &tr);
     d.steps.push_back(step("", "coalesce_x(A)", tr.lhs_coalesced, {}, "A",
                            "A is coalesced first; its function is kept beyond its domain"));
     Table t{"per rhs mode: how each lhs mode absorbs the stride (shape_div) and the shape (modulo)",
@@ -373,13 +381,14 @@ Derivation explain_operation(const std::string& op, const std::vector<Value>& ar
                         fold ? to_string(s.next_stride) : "", fold ? rule_name(s.rule) : "", action});
     }
     d.tables.push_back(t);
-    d.steps.push_back(step("", "result", r, {}, "A o B", "R(c) = A(B(c)) for every c in the domain of B"));
+    d.steps.push_back(step("", "result", r, {}, "A o B", "A o B: its law is checked below"));
+    add_law_steps(d, op, args, opt);
     return d;
   }
   if ((op == "complement") && !args.empty() && args[0].kind == Value::kLayout) {
     ComplementTrace tr;
-    const Layout r = args.size() == 1 ? complement(L(0), Options{opt.strict}, &tr)
-                                      : complement(L(0), text::to_int_tuple(args[1], op, 2), Options{opt.strict}, &tr);
+    const Layout r = args.size() == 1 ? complement(L(0), opt.engine(), &tr)
+                                      : complement(L(0), text::to_int_tuple(args[1], op, 2), opt.engine(), &tr);
     (void)r;
     d.steps.push_back(step("", "filter(L)", tr.filtered, {}, "L", "drop stride-0 and size-1 modes"));
     Table t{"the fill: modes of L by increasing stride and the gap before each", {"mode shape:stride", "gap (complement mode)"}, {}};
@@ -407,7 +416,7 @@ Derivation explain_operation(const std::string& op, const std::vector<Value>& ar
   if ((op == "logical_divide" || op == "zipped_divide" || op == "tiled_divide" || op == "flat_divide") && args.size() == 2 &&
       args[1].kind == Value::kLayout) {
     const Layout a = L(0), b = L(1);
-    const Layout c = complement(b, coalesce(a).shape, Options{opt.strict});
+    const Layout c = complement(b, coalesce(a).shape, opt.engine());
     d.steps.push_back(step("", "complement(B, shape(coalesce(A)))", c, {}, "B*", "the rest: offsets B does not reach"));
     d.steps.push_back(step("", "A o (B, complement)", composition(a, make_layout_concat(b, c)), {"tile", "rest"}, "A",
                            "logical_divide = composition with the tiler and its complement"));
@@ -415,24 +424,25 @@ Derivation explain_operation(const std::string& op, const std::vector<Value>& ar
   if ((op == "logical_product" || op == "blocked_product" || op == "raked_product") && args.size() == 2 &&
       args[1].kind == Value::kLayout) {
     const Layout a = L(0), b = L(1);
-    const Layout c = complement(a, I(size(a) * cosize(b)), Options{opt.strict});
+    const Layout c = complement(a, I(size(a) * cosize(b)), opt.engine());
     d.steps.push_back(step("", "complement(A, size(A)*cosize(B))", c, {}, "A*", "where copies of A can go"));
     d.steps.push_back(step("", "complement o B", composition(c, b), {}, "C", "the copies placed as B says"));
   }
   if (result.kind == Value::kLayout) {
     std::string why = "see the table";
-    if (op == "left_inverse") why = "modes sorted by stride; each stride divided by the size covered so far gives the shape";
+    if (op == "left_inverse") why = "modes sorted by stride; each stride divided by the next smaller one gives the shape";
     if (op == "right_inverse") why = "follow the static strides from 1: each next stride equals the size reached so far";
     d.steps.push_back(step("", "result", result.layout, {}, op, why));
   } else {
     d.steps.push_back(text_step("", "result", text::to_string(result), ""));
   }
+  add_law_steps(d, op, args, opt);
   return d;
 }
 
 Derivation explain_fmha_gen_q(Elem e, int64_t head_dim, int64_t m_tile, const CalcOptions& opt) {
   const Layout atom_q_tv = text::to_layout(text::parse("((_2,_32),_16):((_16,_32),_1)"), "preset", 1);
-  const FmhaGenQ q = fmha_gen_q(e, S(head_dim), S(m_tile), atom_q_tv, Options{opt.strict});
+  const FmhaGenQ q = fmha_gen_q(e, S(head_dim), S(m_tile), atom_q_tv, opt.engine());
   const std::string D = std::to_string(head_dim), M = std::to_string(m_tile);
   Derivation d;
   d.title = std::string("Q load of the FMHA generation kernel: ") + name(e) + ", D=" + D + ", M tile=" + M +

@@ -15,13 +15,19 @@ struct GoldenFailure {
   std::string op, args, expected, got;
 };
 
+// Every case runs twice: as CuTe computes it (--as-cute: the corpus is CuTe's output, so this is
+// the comparison), and in cotile's default mode, which refuses a result that violates its
+// operation's law. A case whose CuTe result violates its law is then `refused` (a LawError), not
+// failed; any other difference in the default mode is a failure.
 struct GoldenReport {
-  int passed = 0, failed = 0;
-  std::vector<GoldenFailure> failures;
-  std::map<std::string, std::pair<int, int>> by_op;  // op -> (passed, failed)
+  int passed = 0, failed = 0;                        // CuTe's mode against the expected text
+  int checked_passed = 0, checked_failed = 0;        // the default mode: the same text
+  std::vector<GoldenFailure> failures;               // both modes' failures (got = what the mode gave)
+  std::vector<GoldenFailure> refused;                // got = the law's message, first line
+  std::map<std::string, std::pair<int, int>> by_op;  // op -> (passed, failed), CuTe's mode
 };
 
-// Run every case of one file into `report`.
+// Run every case of one file into `report`; `opt` gives --strict (both modes).
 void run_golden_file(const std::string& path, GoldenReport& report, const CalcOptions& opt);
 
 // Check one case given as its TAB-separated fields; returns "" when it passes, else what was got.

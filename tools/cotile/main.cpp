@@ -17,13 +17,17 @@ namespace {
 
 const char* kUsage =
     "usage: cotile <verb> [options] ...\n"
-    "  calc [--json] [--strict] EXPR   evaluate an expression of nested calls, e.g.\n"
+    "  calc [--json] [--strict] [--as-cute] EXPR   evaluate an expression of nested calls, e.g.\n"
     "                                  cotile calc \"left_inverse(((_128,_32),_1,_4):((_128,_1),_0,_32))\"\n"
     "  calc --list                     list the functions\n"
-    "  golden [--json] [--strict] FILE...  run golden-corpus files; exit 1 if any case fails\n"
+    "  golden [--json] [--strict] FILE...  run golden-corpus files, as CuTe computes (the comparison) and checked\n"
+    "                                  (CuTe results that violate their law are listed as refused); exit 1 if any\n"
+    "                                  case fails in either mode\n"
     "options:\n"
     "  --json    machine-readable output (docs/cli.md)\n"
-    "  --strict  refuse dynamic values exactly where CuTe does\n";
+    "  --strict  refuse dynamic values exactly where CuTe does\n"
+    "  --as-cute what CuTe 4.7 returns, also a result that violates its operation's law (refused by default):\n"
+    "            the violated law is printed on stderr as a warning (implies --strict)\n";
 
 std::string value_json(const Value& v) {
   std::string j = "{\"kind\":" + json_str(text::kind_name(v.kind)) + ",\"value\":" + json_str(text::to_string(v));
@@ -48,6 +52,8 @@ int cmd_calc(const std::vector<std::string>& args) {
       json = true;
     } else if (a == "--strict") {
       opt.strict = true;
+    } else if (a == "--as-cute") {
+      opt.as_cute = true;
     } else if (a == "--list") {
       for (const auto& [name, op] : registry()) std::printf("%-20s %s\n", name.c_str(), op.signature.c_str());
       return 0;
@@ -62,12 +68,23 @@ int cmd_calc(const std::vector<std::string>& args) {
   }
   int status = 0;
   for (const std::string& e : exprs) {
+    LawLog log;
+    opt.log = opt.as_cute ? &log : nullptr;
     try {
       const Value v = evaluate(e, opt);
-      if (json)
-        std::printf("{\"expression\":%s,\"result\":%s}\n", json_str(e).c_str(), value_json(v).c_str());
-      else
+      // --as-cute: the laws CuTe's result violates, as warnings
+      std::vector<std::string> warnings;
+      for (int k = 0; k < log.count && k < LawLog::kKept; ++k) warnings.push_back(log.kept[k].message.c_str());
+      if (log.count > LawLog::kKept) warnings.push_back(std::to_string(log.count - LawLog::kKept) + " more violated laws");
+      if (json) {
+        std::string w;
+        for (size_t k = 0; k < warnings.size(); ++k) w += (k ? "," : "") + json_str(warnings[k]);
+        std::printf("{\"expression\":%s,\"result\":%s%s}\n", json_str(e).c_str(), value_json(v).c_str(),
+                    warnings.empty() ? "" : (",\"warnings\":[" + w + "]").c_str());
+      } else {
         std::printf("%s\n", text::to_string(v).c_str());
+        for (const std::string& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+      }
     } catch (const Error& err) {
       status = 1;
       if (json)
@@ -103,7 +120,9 @@ int cmd_golden(const std::vector<std::string>& args) {
     }
   }
   if (json) {
-    std::string j = "{\"passed\":" + std::to_string(r.passed) + ",\"failed\":" + std::to_string(r.failed) + ",\"by_op\":{";
+    std::string j = "{\"passed\":" + std::to_string(r.passed) + ",\"failed\":" + std::to_string(r.failed) +
+                    ",\"checked\":{\"passed\":" + std::to_string(r.checked_passed) + ",\"refused\":" +
+                    std::to_string(r.refused.size()) + ",\"failed\":" + std::to_string(r.checked_failed) + "},\"by_op\":{";
     bool first = true;
     for (const auto& [op, c] : r.by_op) {
       j += (first ? "" : ",") + json_str(op) + ":{\"passed\":" + std::to_string(c.first) + ",\"failed\":" + std::to_string(c.second) + "}";
@@ -116,14 +135,25 @@ int cmd_golden(const std::vector<std::string>& args) {
            ",\"op\":" + json_str(f.op) + ",\"args\":" + json_str(f.args) + ",\"expected\":" + json_str(f.expected) +
            ",\"got\":" + json_str(f.got) + "}";
     }
+    j += "],\"refused\":[";
+    for (size_t i = 0; i < r.refused.size(); ++i) {
+      const GoldenFailure& f = r.refused[i];
+      j += (i ? "," : "") + std::string("{\"file\":") + json_str(f.file) + ",\"line\":" + std::to_string(f.line) +
+           ",\"op\":" + json_str(f.op) + ",\"args\":" + json_str(f.args) + ",\"cute\":" + json_str(f.expected) +
+           ",\"law\":" + json_str(f.got) + "}";
+    }
     std::printf("%s]}\n", j.c_str());
   } else {
     for (const GoldenFailure& f : r.failures)
       std::printf("FAIL %s:%d %s %s\n  expected: %s\n  got:      %s\n", f.file.c_str(), f.line, f.op.c_str(), f.args.c_str(),
                   f.expected.c_str(), f.got.c_str());
-    std::printf("%d passed, %d failed\n", r.passed, r.failed);
+    for (const GoldenFailure& f : r.refused)
+      std::printf("LAW  %s:%d %s %s\n  CuTe:     %s\n  law:      %s\n", f.file.c_str(), f.line, f.op.c_str(), f.args.c_str(),
+                  f.expected.c_str(), f.got.c_str());
+    std::printf("%d passed, %d failed; checked: %d passed, %zu refused (CuTe's result violates its law), %d failed\n",
+                r.passed, r.failed, r.checked_passed, r.refused.size(), r.checked_failed);
   }
-  return r.failed == 0 ? 0 : 1;
+  return r.failed == 0 && r.checked_failed == 0 ? 0 : 1;
 }
 
 }  // namespace

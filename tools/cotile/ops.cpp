@@ -33,6 +33,19 @@ Value call(const std::string& name, const std::vector<Value>& args, const CalcOp
   }
   try {
     return op.fn(args, opt);
+  } catch (const LawError& e) {
+    if (e.op() == name) throw;
+    // A step inside this operation refused a result that violates its law: say what CuTe returns
+    // for the whole call too.
+    std::string m = name + ": " + e.what();
+    CalcOptions cute = opt;
+    cute.as_cute = true;
+    cute.log = nullptr;
+    try {
+      m += "\n  CuTe 4.7 returns " + text::to_string(op.fn(args, cute)) + " for " + name + " here";
+    } catch (const Error&) {
+    }
+    throw LawError(name, e.rule(), m);
   } catch (const Error& e) {
     if (e.op() == name) throw;
     // An error raised below this operation (arithmetic, a nested algebra step): say where.

@@ -28,7 +28,7 @@ struct Args {
   IntTuple tuple(size_t i) const { return text::to_int_tuple(v[i], op, int(i) + 1); }
   Int integer(size_t i) const { return text::to_int(v[i], op, int(i) + 1); }
   Tile tile(size_t i) const { return text::to_tile(v[i], op, int(i) + 1); }
-  Options options() const { return Options{opt.strict}; }
+  Options options() const { return opt.engine(); }
   int64_t static_int(size_t i) const {
     const Int n = integer(i);
     if (!n.is_static) text::wrong_kind(op, int(i) + 1, "a static integer (e.g. _4)", v[i]);
@@ -162,14 +162,14 @@ void register_algebra() {
       "R(c) = A(B(c))", [](const Args& a) {
         if (a.kind(0) == Value::kSwizzle) return Value::of(composition(a.swizzle(0), a.layout(1)));
         const Layout l = a.layout(0);
-        if (a.is_layout(1)) return V(composition(l, a.layout(1)));
-        return V(composition(l, a.tile(1)));
+        if (a.is_layout(1)) return V(composition(l, a.layout(1), a.options()));
+        return V(composition(l, a.tile(1), a.options()));
       });
   add("complement", 1, 2, "complement(layout[, cotarget])", "the offsets the layout does not reach", [](const Args& a) {
     if (a.size() == 1) return V(complement(a.layout(0), a.options()));
     return V(complement(a.layout(0), a.tuple(1), a.options()));
   });
-  add("right_inverse", 1, 1, "right_inverse(layout)", "R with L(R(i)) == i", [](const Args& a) { return V(right_inverse(a.layout(0))); });
+  add("right_inverse", 1, 1, "right_inverse(layout)", "R with L(R(i)) == i", [](const Args& a) { return V(right_inverse(a.layout(0), a.options())); });
   add("left_inverse", 1, 1, "left_inverse(layout)", "R with R(L(i)) == i",
       [](const Args& a) { return V(left_inverse(a.layout(0), a.options())); });
 
@@ -188,11 +188,11 @@ void register_algebra() {
   add("raked_product", 2, 2, "raked_product(layout, layout)", "blocks interleaved by the tiler",
       [](const Args& a) { return V(raked_product(a.layout(0), a.layout(1), a.options())); });
   add("max_common_vector", 2, 2, "max_common_vector(a, b)", "contiguous elements a and b agree on",
-      [](const Args& a) { return V(max_common_vector(a.layout(0), a.layout(1))); });
+      [](const Args& a) { return V(max_common_vector(a.layout(0), a.layout(1), a.options())); });
   add("max_common_layout", 2, 2, "max_common_layout(a, b)", "layout of the common contiguous elements",
-      [](const Args& a) { return V(max_common_layout(a.layout(0), a.layout(1))); });
+      [](const Args& a) { return V(max_common_layout(a.layout(0), a.layout(1), a.options())); });
   add("upcast", 2, 2, "upcast(layout, _N)", "view in units N times larger",
-      [](const Args& a) { return V(upcast(a.layout(0), a.static_int(1))); });
+      [](const Args& a) { return V(upcast(a.layout(0), a.static_int(1), a.options())); });
   add("downcast", 2, 2, "downcast(layout, _N)", "view in units N times smaller",
       [](const Args& a) { return V(downcast(a.layout(0), a.static_int(1))); });
 }

@@ -20,7 +20,7 @@ struct Args {
     if (v[i].kind != Value::kName) text::wrong_kind(op, int(i) + 1, "a name", v[i]);
     return v[i].name;
   }
-  Options options() const { return Options{opt.strict}; }
+  Options options() const { return opt.engine(); }
 };
 
 void add(const std::string& name, int n, const std::string& sig, const std::string& summary,

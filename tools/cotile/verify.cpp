@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "explain.hpp"
+#include "laws.hpp"
 #include "json.hpp"
 
 namespace cotile::cli {
@@ -206,7 +207,7 @@ int cmd_verify(const std::vector<std::string>& args) {
   if (f.positional.empty())
     throw Error("verify", "missing what to verify",
                 "verify: usage: verify bijective|injective|surjective LAYOUT [--codomain N] | verify tv TV --tile SHAPE | "
-                "verify copy ... | verify inverse left|right LAYOUT");
+                "verify copy ... | verify inverse left|right LAYOUT | verify law OP ARG...");
   const std::string what = f.positional[0];
   std::vector<Check> checks;
   if (what == "injective" || what == "surjective" || what == "bijective") {
@@ -229,12 +230,32 @@ int cmd_verify(const std::vector<std::string>& args) {
     checks.push_back(partitions_exactly_once(tc, shape, true));
     checks.push_back(partitions_exactly_once(tc, shape, false));
     checks.push_back(src_dst_agree(tc, shape));
+  } else if (what == "law") {
+    if (f.positional.size() < 2)
+      throw Error("verify", "usage", "verify: usage: verify law OP ARG... (e.g. verify law composition \"(_4,_6):(_1,_5)\" _6:_3)");
+    const std::string op = f.positional[1];
+    CalcOptions opt;
+    opt.strict = f.strict;
+    std::vector<Value> vals;
+    std::string subject = op + "(";
+    for (size_t i = 2; i < f.positional.size(); ++i) {
+      vals.push_back(evaluate(f.positional[i], opt));
+      subject += (i > 2 ? ", " : "") + text::to_string(vals.back());
+    }
+    subject += ")";
+    for (const LawCheck& c : law_checks(op, vals, opt)) {
+      // A failure: its message's first line from "fails", then the message's other lines.
+      const size_t nl = c.detail.find('\n'), at = c.detail.find(" fails");
+      const std::string first = c.detail.substr(0, nl);
+      checks.push_back(Check{c.name, subject, c.holds ? c.detail : at < nl ? first.substr(at + 1) : first, c.holds,
+                             c.holds || nl == std::string::npos ? "" : c.detail.substr(nl + 1)});
+    }
   } else if (what == "inverse") {
     if (f.positional.size() < 3 || (f.positional[1] != "left" && f.positional[1] != "right"))
       throw Error("verify", "usage", "verify: usage: verify inverse left|right LAYOUT");
     checks.push_back(inverse_check(layout_arg(f, 2, "LAYOUT"), f.positional[1] == "left"));
   } else {
-    throw Error("verify", "unknown check '" + what + "'", "verify: unknown check '" + what + "' (bijective injective surjective tv copy inverse)");
+    throw Error("verify", "unknown check '" + what + "'", "verify: unknown check '" + what + "' (bijective injective surjective tv copy inverse law)");
   }
   bool all = true;
   for (const Check& c : checks) all = all && c.holds;
@@ -250,7 +271,9 @@ int cmd_verify(const std::vector<std::string>& args) {
   } else {
     for (const Check& c : checks) {
       std::printf("%s %s: %s\n", c.holds ? "PASS" : "FAIL", c.name.c_str(), c.message.c_str());
-      if (!c.holds) std::printf("  counterexample: %s\n", c.counterexample.c_str());
+      // (a law's failure continues with its message's indented lines)
+      if (!c.holds && c.counterexample.rfind("  ", 0) == 0) std::printf("%s\n", c.counterexample.c_str());
+      else if (!c.holds) std::printf("  counterexample: %s\n", c.counterexample.c_str());
     }
   }
   return all ? 0 : 1;

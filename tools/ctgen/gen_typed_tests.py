@@ -314,6 +314,10 @@ static void check(const char* where, const std::string& got, const char* want) {
   bad = true;
   std::printf("FAIL %s\\n  expected: %s\\n  got:      %s\\n", where, want, got.c_str());
 }
+static void refused_missing(const char* where) {  // a case CuTe answers against its law
+  bad = true;
+  std::printf("FAIL %s\\n  expected a cotile::LawError (CuTe's result violates its law)\\n", where);
+}
 static void run(void (*one_case)()) {  // a case passes when all its checks do
   bad = false;
   one_case();
@@ -330,10 +334,20 @@ def main():
     ap.add_argument("--chunk", type=int, default=150)
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--cli", help="the cotile command: its golden --json lists the cases whose CuTe result violates "
+                                  "their law, which the typed layer must refuse")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     cases, skipped = [], Counter()
+    # Cases whose CuTe result violates its law: with a dynamic leaf the typed layer throws
+    # cotile::LawError at run time; with static leaves only it does not compile (the compile_fail
+    # tests check that path), so those are not compiled here.
+    refused, refused_static = set(), 0
+    if args.cli:
+        import json
+        g = subprocess.run([args.cli, "golden", "--json", *args.files], capture_output=True, text=True)
+        refused = {(os.path.basename(r["file"]), r["line"]) for r in json.loads(g.stdout)["refused"]}
     for path in args.files:
         for lineno, line in enumerate(open(path), 1):
             line = line.rstrip("\n")
@@ -343,6 +357,10 @@ def main():
             arrow = f.index("=>")
             op, argv, want = f[0], f[1:arrow], f[arrow + 1:]
             where = f"{os.path.basename(path)}:{lineno} {op}"
+            is_refused = (os.path.basename(path), lineno) in refused
+            if is_refused and not re.search(r"(^|[(,:\t])-?\d", "\t".join(argv)):
+                refused_static += 1  # every leaf static: a compile error
+                continue
             if op in ("swizzle_apply", "swizzle_compose", "tile_to_shape"):
                 try:
                     rec = call_swizzle(op, argv)
@@ -367,7 +385,7 @@ def main():
                 if len(want) == 1 and "=" not in want[0]:
                     expr = call(op, parsed)
                     if expr is not None:
-                        cases.append((where, "", [(expr, want[0])]))
+                        cases.append((where, "", [(expr, None if is_refused else want[0])]))
                         continue
                 rec = call_record(op, parsed)
             except (ValueError, AssertionError, KeyError):
@@ -380,7 +398,7 @@ def main():
             if set(wanted) != set(fields):
                 skipped[op] += 1
                 continue
-            cases.append((where, setup, [(fields[k], wanted[k]) for k in fields]))
+            cases.append((where, setup, [(fields[k], None if is_refused else wanted[k]) for k in fields]))
     if args.limit:
         cases = cases[: args.limit]
     chunks = [cases[i : i + args.chunk] for i in range(0, len(cases), args.chunk)]
@@ -391,6 +409,12 @@ def main():
         with open(src, "w") as out:
             out.write(HEADER)
             for j, (where, setup, checks) in enumerate(chunk):
+                if checks and checks[0][1] is None:  # refused: the law's error, at run time
+                    body = "".join(f" (void)str({e});" for e, _ in checks)
+                    w = repr(where).replace("'", '"')
+                    out.write(f"static void case{j}() {{ try {{ {setup}{body} refused_missing({w}); }} "
+                              f"catch (const cotile::LawError&) {{}} }}\n")
+                    continue
                 body = "".join(f" check({where!r}, str({e}), {w!r});".replace("'", '"') for e, w in checks)
                 out.write(f"static void case{j}() {{ {setup}{body} }}\n")
             out.write("int main() {\n")
@@ -416,6 +440,9 @@ def main():
             sys.stdout.write(text)
     for op, n in sorted(skipped.items()):
         print(f"skipped {n} cases of {op} (not a typed-layer operation with one printed result)")
+    if refused:
+        print(f"{len(refused)} cases whose CuTe result violates its law: refused ({refused_static} with static leaves only, "
+              "a compile error, not compiled here; the others checked to throw cotile::LawError)")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

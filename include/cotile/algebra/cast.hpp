@@ -1,6 +1,7 @@
 // Element-size changes and common vectors.
 #pragma once
 
+#include "../laws/cast.hpp"
 #include "complement.hpp"
 #include "composition.hpp"
 
@@ -11,7 +12,9 @@ namespace cotile {
 //   d static:       (ceil_div(s, ceil_div(N, |d|)), signum(d) * ceil_div(|d|, N))
 //                   Requires d % N == 0 or N % d == 0
 //   d dynamic:      (s, d / N)            (truncating, as CuTe: dynamic strides are assumed divisible)
-COTILE_HD constexpr Layout upcast(const Layout& l, int64_t n) {
+// Law: stride(R) * N = stride(L) leaf by leaf where |d| >= N (laws/cast.hpp): a dynamic stride
+// must be a multiple of N.
+COTILE_HD constexpr Layout upcast(const Layout& l, int64_t n, Options opt = {}) {
   if (n <= 0) fail("upcast", "N must be positive", nullptr, arg("N", n));
   const Int N = S(n);
   Layout r = l;
@@ -28,7 +31,7 @@ COTILE_HD constexpr Layout upcast(const Layout& l, int64_t n) {
       r.stride.leaf_at(k) = d / N;
     }
   }
-  return r;
+  return lawful(opt, [&] { return laws::upcast(l, n, r); }, r);
 }
 
 // downcast<N>(L): view L in units N times smaller. Per leaf: stride static +-1: (s * N, d);
@@ -55,20 +58,25 @@ COTILE_HD constexpr Layout downcast(const Layout& l, int64_t n) {
 // max_common_vector(A, B): with C = coalesce(A o right_inverse(B)), the number of contiguous
 // elements A and B agree on: shape<0>(C) if mode 0 of C has a static shape and static stride _1,
 // else _1.
-COTILE_HD constexpr Int max_common_vector(const Layout& a, const Layout& b) {
-  const Layout c = coalesce(composition(a, right_inverse(b)));
+// Law: for i < N, R = right_inverse(B): R(i) is an index of A and of B and A(R(i)) = B(R(i)) = i.
+COTILE_HD constexpr Int max_common_vector(const Layout& a, const Layout& b, Options opt = {}) {
+  const Layout inv_b = right_inverse(b, opt);
+  const Layout c = coalesce(composition(a, inv_b, opt));
   const Int s0 = c.shape.get(0).value(), d0 = c.stride.get(0).value();
-  return (s0.is_static && is_constant(d0, 1)) ? s0 : S(1);
+  if (!(s0.is_static && is_constant(d0, 1))) return S(1);
+  const Layout r = composition(inv_b, c.get(0), opt);
+  return lawful(opt, [&] { return laws::max_common_layout("max_common_vector", a, b, r); }, s0);
 }
 
 // max_common_layout(A, B): right_inverse(B) o layout<0>(C) under the same condition, else _1:_0.
-// Ensures: A(R(i)) == i and B(R(i)) == i for i < size(R).
-COTILE_HD constexpr Layout max_common_layout(const Layout& a, const Layout& b) {
-  const Layout inv_b = right_inverse(b);
-  const Layout c = coalesce(composition(a, inv_b));
+// Law: for i < size(R), R(i) is an index of A and of B, and A(R(i)) = B(R(i)) = i.
+COTILE_HD constexpr Layout max_common_layout(const Layout& a, const Layout& b, Options opt = {}) {
+  const Layout inv_b = right_inverse(b, opt);
+  const Layout c = coalesce(composition(a, inv_b, opt));
   const Int s0 = c.shape.get(0).value(), d0 = c.stride.get(0).value();
-  if (s0.is_static && is_constant(d0, 1)) return composition(inv_b, c.get(0));
-  return Layout{};
+  if (!(s0.is_static && is_constant(d0, 1))) return Layout{};
+  const Layout r = composition(inv_b, c.get(0), opt);
+  return lawful(opt, [&] { return laws::max_common_layout("max_common_layout", a, b, r); }, r);
 }
 
 }  // namespace cotile

@@ -1,17 +1,13 @@
-// Complement and inverses.
+// Complement and inverses. Each algorithm is CuTe's; its law (laws/complement.hpp,
+// laws/inverse.hpp) is checked on the result unless Options say otherwise.
 #pragma once
 
-#include "../layout.hpp"
+#include "../laws/complement.hpp"
+#include "../laws/inverse.hpp"
+#include "options.hpp"
+#include "sort.hpp"
 
 namespace cotile {
-
-// Whether to follow CuTe exactly where it refuses dynamic values only because the result's
-// structure would depend on them (left_inverse, complement of rank > 1). Off by default: cotile
-// then computes the result from the run-time values and marks every leaf that depends on a
-// dynamic value as dynamic.
-struct Options {
-  bool strict = false;
-};
 
 // What complement did (for explanation tools): the filtered layout, each mode taken in stride
 // order with the gap before it, and the rest that continues to the cotarget.
@@ -23,28 +19,34 @@ struct ComplementTrace {
   bool whole_cotarget = false;  // the layout is a single stride-0 mode
 };
 
-namespace detail {
-
-// Index of the smallest stride (first one on ties), comparing run-time values.
-COTILE_HD constexpr int argmin(const IntTuple& d) {
-  int best = 0;
-  for (int i = 1; i < d.rank(); ++i)
-    if (d.get(i).value().value < d.get(best).value().value) best = i;
-  return best;
-}
-
-}  // namespace detail
-
 // complement(L, T): the layout C of the offsets in [0, T) that L does not reach, ordered:
 //   with L filtered to modes (s_i:d_i) sorted by stride,
 //   C = coalesce( (d_0/1, d_1/(s_0 d_0), ..., rest) : (1, s_0 d_0, s_1 d_1, ..., rest_stride) )
 //   where rest = ceil_div(T, s_last*d_last) continues past the last mode.
-// Ensures: C(i) < C(i+1); C(i) != L(j) for i >= 1; size(C) >= T / size(filter(L)).
-// Requires: L injective (each quotient d_(i+1) / (s_i d_i) is non-zero); in strict mode, static
-// strides when filter(L) has more than one mode.
+// Law (F = filter(L)): (F, C) injective, C ordered (C(i-1) < C(i)), cosize((F, C)) >= size(T).
+// It holds when F's modes by stride have positive shapes and strides and s_i d_i divides
+// d_(i+1); otherwise it is checked point by point (laws/complement.hpp).
+// Requires: a static quotient d_(i+1) / (s_i d_i) is non-zero (CuTe's check); in strict mode,
+// static strides when filter(L) has more than one mode.
+namespace detail {
+COTILE_HD constexpr Layout complement_algorithm(const Layout& l, const Layout& f, const IntTuple& cotarget,
+                                                Options opt, ComplementTrace* tr);
+}  // namespace detail
+
 COTILE_HD constexpr Layout complement(const Layout& l, const IntTuple& cotarget, Options opt = {},
                                       ComplementTrace* tr = nullptr) {
   const Layout f = filter(l);
+  const Layout c = detail::complement_algorithm(l, f, cotarget, opt, tr);
+  const bool cute_refuses = f.rank() > 1 && !is_static(wrap(f.stride));
+  return lawful(opt, [&] {
+    return laws::complement(l, f, cotarget, c,
+                            cute_refuses ? "CuTe computes the complement of a rank > 1 layout only with static strides"
+                                         : nullptr);
+  }, c);
+}
+
+COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const Layout& f, const IntTuple& cotarget,
+                                                        Options opt, ComplementTrace* tr) {
   if (tr) tr->filtered = f;
   if (f.shape.is_leaf() && is_constant(f.stride.value(), 0)) {
     if (tr) tr->whole_cotarget = true;
@@ -57,9 +59,13 @@ COTILE_HD constexpr Layout complement(const Layout& l, const IntTuple& cotarget,
     fail("complement", "CuTe computes the complement of a rank > 1 layout only with static strides (strict mode)",
          "drop --strict to compute it from the run-time strides", arg("layout", l));
 
+  for (int k = 0; k < r; ++k)
+    if (stride.get(k).value().value == 0)
+      fail("complement", "the layout has a run-time 0 stride: its coordinates along that mode share every offset",
+           "use a static _0 stride for a broadcast mode (filter drops it), or a non-zero stride", arg("layout", l));
   IntTuple result_shape = IntTuple::tuple(), result_stride = make_tuple(I(S(1)));
   for (int i = 0; i < r - 1; ++i) {
-    const int m = detail::argmin(stride);
+    const int m = argmin(stride);
     const Int min_stride = stride.get(m).value();
     const Int new_shape = min_stride / result_stride.get(i).value();
     const Int new_stride = min_stride * shape.get(m).value();
@@ -116,27 +122,14 @@ COTILE_HD constexpr IntTuple prefix_products(const IntTuple& s) {
   return p;
 }
 
-// Indices 0..n-1 sorted by key with CuTe's exchange sort (swap when a later key is smaller).
-COTILE_HD constexpr void exchange_sort(int64_t* key, int* val, int n) {
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j)
-      if (key[j] < key[i]) {
-        const int64_t tk = key[i];
-        key[i] = key[j];
-        key[j] = tk;
-        const int tv = val[i];
-        val[i] = val[j];
-        val[j] = tv;
-      }
-}
-
 }  // namespace detail
 
 // right_inverse(L): R with L(R(i)) == i for all i < size(R), as large as the static strides of
 // coalesce(L) allow. Following strides from 1: the mode with stride 1, then the one whose stride
 // equals the size reached so far, and so on; R's strides are the prefix products of those modes.
 // Dynamic strides are ignored.
-COTILE_HD constexpr Layout right_inverse(const Layout& l) {
+// Law: L(R(i)) = i for i < size(R); it holds whenever L's shapes are positive (laws/inverse.hpp).
+COTILE_HD constexpr Layout right_inverse(const Layout& l, Options opt = {}) {
   const Layout c = coalesce(l);
   const IntTuple s = wrap(c.shape), d = wrap(c.stride);
   const IntTuple pre = detail::prefix_products(s);
@@ -160,21 +153,26 @@ COTILE_HD constexpr Layout right_inverse(const Layout& l) {
       curr = s.get(i).value() * di;
     }
   }
-  return coalesce(Layout{rs, rd});
+  const Layout r = coalesce(Layout{rs, rd});
+  return lawful(opt, [&] { return laws::right_inverse(l, r); }, r);
 }
 
 // left_inverse(L): R with R(L(i)) == i for all i < size(L) when L is injective.
 // With the modes of coalesce(L) sorted by stride (zero strides skipped), R has shape
-// (d_0/1, d_1/size_so_far, ..., s_last) and strides (0, prefix products of L's shape).
-// Requires: static strides (in strict mode; otherwise run-time strides are sorted by value and
-// the dependent leaves become dynamic); each stride divisible by the size reached before it.
+// (d_0/1, d_1/d_0, ..., d_k/d_(k-1), s_last) and strides (0, prefix products of L's shape).
+// Law: for i < size(L), R(L(i)) is an index of L and L(R(L(i))) = L(i). It holds when the sorted
+// non-zero strides are positive, each divides the next, and s_k d_k <= d_(k+1); otherwise it is
+// checked point by point (laws/inverse.hpp).
+// Requires: each static stride a multiple of the next smaller one (CuTe's check); in strict mode,
+// static strides (otherwise run-time strides are sorted by value and the dependent leaves become
+// dynamic).
 COTILE_HD constexpr Layout left_inverse(const Layout& l, Options opt = {}) {
   const Layout c = coalesce(l);
   const IntTuple s = wrap(c.shape), d = wrap(c.stride);
-  for (int k = 0; k < d.num_leaves(); ++k)
-    if (!d.leaf_at(k).is_static && opt.strict)
-      fail("left_inverse", "CuTe requires static strides (strict mode)",
-           "make the strides static (Int<N>), or drop --strict to invert the run-time values", arg("layout", l));
+  const bool dynamic_strides = !is_static(d);
+  if (dynamic_strides && opt.strict)
+    fail("left_inverse", "CuTe requires static strides (strict mode)",
+         "make the strides static (Int<N>), or drop --strict to invert the run-time values", arg("layout", l));
   const IntTuple pre = detail::prefix_products(s);
   int64_t key[kMaxLeaves] = {};
   int idx[kMaxLeaves] = {};
@@ -189,16 +187,28 @@ COTILE_HD constexpr Layout left_inverse(const Layout& l, Options opt = {}) {
     const int i = idx[k];
     const Int di = d.get(i).value();
     if (is_constant(di, 0) || (!di.is_static && di.value == 0)) continue;
-    const Int sz = product(rs);
-    if (sz.value <= 0) fail("left_inverse", "the layout has a mode of size <= 0", "shapes must be positive", arg("layout", l));
-    if (di.value % sz.value != 0)
-      fail("left_inverse", "divisibility violated: each stride must be a multiple of the size covered by smaller strides",
-           "left_inverse needs an injective layout", arg("layout", l));
+    const Int sz = product(rs);  // the next smaller stride (1 at first): the quotients multiply back to it
+    if (sz.value == 0)
+      fail("left_inverse", "a stride is negative: a layout R has R(-x) = -R(x), so no R sends negative offsets back to "
+                           "indices >= 0",
+           "give every mode a positive stride (start the view at its lowest element)", arg("layout", l));
+    if (di.is_static && sz.is_static && di.value % sz.value != 0 && (di.value < 0 || sz.value < 0))
+      fail("left_inverse", "a stride is negative: a layout R has R(-x) = -R(x), so no R sends negative offsets back to "
+                           "indices >= 0",
+           "give every mode a positive stride (start the view at its lowest element)", arg("layout", l));
+    if (di.is_static && sz.is_static && di.value % sz.value != 0)
+      fail("left_inverse",
+           "divisibility violated: a stride is not a multiple of the next smaller stride, so an offset does not tell "
+           "that mode's coordinate",
+           "left_inverse inverts layouts whose sorted strides each divide the next; use right_inverse, or reorder or "
+           "split the modes",
+           arg("layout", l), arg("stride", di), arg("next smaller stride", sz));
     rs.push_back(I(di / sz));
     rd.push_back(pre.get(i));
   }
   rs.push_back(s.get(idx[n - 1]));
-  return coalesce(Layout{rs, rd});
+  const Layout r = coalesce(Layout{rs, rd});
+  return lawful(opt, [&] { return laws::left_inverse(l, r, dynamic_strides ? "left_inverse needs static strides" : nullptr); }, r);
 }
 
 }  // namespace cotile

@@ -1,7 +1,9 @@
 // Functional composition of layouts: R = A o B with R(c) = A(B(c)).
 #pragma once
 
+#include "../laws/composition.hpp"
 #include "../tile.hpp"
+#include "options.hpp"
 
 namespace cotile {
 
@@ -37,7 +39,8 @@ namespace detail {
 //   then, unless next_shape or rest_shape is a static _1, contributes the mode
 //       min(next_shape, rest_shape) : rest_stride * d_i,   rest_shape /= that shape.
 //   What is left of the rhs lands in the last lhs mode: rest_shape : rest_stride * d_(R-1).
-// Requires (checked where values are static, as CuTe does; also on run-time values here):
+// Requires (checked where both values are static, as CuTe does; on run-time values the law of
+// composition decides, laws/composition.hpp):
 //   rest_stride % s_i == 0 or rest_stride < s_i    (stride divisibility)
 //   rest_shape % new_shape == 0                    (shape divisibility)
 COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs, const Layout& orig_lhs,
@@ -74,7 +77,7 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
     if (is_known(abs_rest) && abs_rest.value == 0)
       fail("composition", "the rhs stride is a run-time 0, which no lhs mode can divide",
            "use a static _0 stride for broadcast modes", arg("lhs", orig_lhs), arg("rhs", rhs));
-    if (is_known(rest_stride) && is_known(curr_shape) &&
+    if (rest_stride.is_static && curr_shape.is_static &&
         !(rest_stride.value % curr_shape.value == 0 || rest_stride.value < curr_shape.value))
       fail("composition", "stride divisibility violated: the rhs stride must be a multiple of the lhs mode size or smaller than it",
            "make the rhs stride step over whole lhs modes, or reshape the lhs so a mode boundary falls on it",
@@ -92,7 +95,7 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
     const Int new_shape = min(next_shape, rest_shape);
     if (new_shape.value <= 0)
       fail("composition", "the rhs has a mode of size <= 0", "shapes must be positive", arg("lhs", orig_lhs), arg("rhs", rhs));
-    if (is_known(rest_shape) && is_known(new_shape) && rest_shape.value % new_shape.value != 0)
+    if (rest_shape.is_static && new_shape.is_static && rest_shape.value % new_shape.value != 0)
       fail("composition", "shape divisibility violated: the rhs shape must be divisible by the lhs mode it lands in",
            "choose an rhs shape that splits evenly across the lhs modes", arg("lhs", orig_lhs), arg("rhs", rhs),
            arg("lhs mode", Layout{I(curr_shape), I(curr_stride)}), arg("remaining rhs shape", rest_shape));
@@ -116,32 +119,37 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
 
 // composition(A, B): R(c) = A(B(c)) for every c in the domain of B; shape(R) is compatible with
 // shape(B). A is first coalesced (keeping its function beyond its domain).
-// Requires: the divisibility conditions of composition_impl.
-COTILE_HD constexpr Layout composition(const Layout& a, const Layout& b, CompositionTrace* tr = nullptr) {
+// Law: size(R) = size(B) and R(c) = A(B(c)) for c < size(B), A evaluated beyond its size as
+// crd2idx does. It holds when each leaf of B meets A's modes evenly and B's leaves' offsets
+// within each mode of A never add up past it; otherwise it is checked point by point
+// (laws/composition.hpp).
+// Requires: the static divisibility conditions of composition_impl.
+COTILE_HD constexpr Layout composition(const Layout& a, const Layout& b, Options opt = {}, CompositionTrace* tr = nullptr) {
   const Layout flat = coalesce_x(a);
   if (tr) tr->lhs_coalesced = flat;
-  return detail::composition_impl(flat, b, a, tr);
+  const Layout r = detail::composition_impl(flat, b, a, tr);
+  return lawful(opt, [&] { return laws::composition(a, flat, b, r); }, r);
 }
 
 // composition(A, n) for an integer n: the first n elements of A, i.e. A o (n:_1).
-COTILE_HD constexpr Layout composition(const Layout& a, const Int& n) {
-  return detail::composition_impl(coalesce_x(a), Layout{I(n), I(S(1))}, a);
+COTILE_HD constexpr Layout composition(const Layout& a, const Int& n, Options opt = {}) {
+  return composition(a, Layout{I(n), I(S(1))}, opt);
 }
 
 // composition(A, T) for a tile: mode k of A composed with T_k ('_' keeps it); the modes of A
 // beyond rank(T) are dropped. Requires rank(T) <= rank(A).
-COTILE_HD constexpr Layout composition(const Layout& a, const Tile& t) {
+COTILE_HD constexpr Layout composition(const Layout& a, const Tile& t, Options opt = {}) {
   if (t.is_leaf()) {
     const TileLeaf& x = t.value();
     if (x.kind == TileLeaf::kUnderscore) return a;
-    if (x.kind == TileLeaf::kInt) return composition(a, x.integer());
-    return composition(a, x.layout);
+    if (x.kind == TileLeaf::kInt) return composition(a, x.integer(), opt);
+    return composition(a, x.layout, opt);
   }
   if (t.rank() > a.rank())
     fail("composition", "the tile has more modes than the layout", "drop tile modes or use a layout tiler",
          arg("layout", a), arg("tile", t));
   LayoutList r;
-  for (int i = 0; i < t.rank(); ++i) r.push_back(composition(a.get(i), t.get(i)));
+  for (int i = 0; i < t.rank(); ++i) r.push_back(composition(a.get(i), t.get(i), opt));
   return r.layout();
 }
 

@@ -28,10 +28,11 @@ COTILE_HD constexpr Layout zip2_by(const Layout& l, const Tile& guide) {
 
 // logical_divide(A, B) = A o (B, complement(B, shape(coalesce(A))))
 // Result mode 0 is the tile (A restricted to B's elements), mode 1 the rest.
+// Law: this definition, with the laws of complement and composition (each checked).
 // A tile T divides mode by mode ('_' keeps a mode, an integer n means make_layout(n)); the modes
 // of A beyond rank(T) are kept. Requires rank(T) <= rank(A).
 COTILE_HD constexpr Layout logical_divide(const Layout& a, const Layout& b, Options opt = {}) {
-  return composition(a, make_layout_concat(b, complement(b, coalesce(a).shape, opt)));
+  return composition(a, make_layout_concat(b, complement(b, coalesce(a).shape, opt)), opt);
 }
 COTILE_HD constexpr Layout logical_divide(const Layout& a, const Tile& t, Options opt = {}) {
   if (t.is_leaf()) {

@@ -7,8 +7,9 @@ namespace cotile {
 
 // logical_product(A, B) = (A, complement(A, size(A) * cosize(B)) o B)
 // Mode 0 is the block A; mode 1 places copies of it as B says, in the offsets A leaves free.
+// Law: this definition, with the laws of complement and composition (each checked).
 COTILE_HD constexpr Layout logical_product(const Layout& a, const Layout& b, Options opt = {}) {
-  return make_layout_concat(a, composition(complement(a, I(size(a) * cosize(b)), opt), b));
+  return make_layout_concat(a, composition(complement(a, I(size(a) * cosize(b)), opt), b, opt));
 }
 COTILE_HD constexpr Layout logical_product(const Layout& a, const Tile& t, Options opt = {}) {
   if (t.is_leaf()) {

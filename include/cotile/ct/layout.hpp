@@ -84,20 +84,31 @@ struct Coalesce {
 struct Filter { constexpr EL operator()(const EL& l) const { return filter(l); } };
 struct FilterZeros { constexpr EL operator()(const EL& l) const { return filter_zeros(l); } };
 struct Zip { constexpr EL operator()(const EL& l) const { return zip(l); } };
+// Operations with a law carry their Options: the typed layer sets them during the symbolic
+// evaluation (typed.hpp, configured) and leaves the default (strict, checked) for the run-time check.
 struct Composition {
-  constexpr EL operator()(const EL& a, const EL& b) const { return composition(a, b); }
-  constexpr EL operator()(const EL& a, const Tile& t) const { return composition(a, t); }
+  Options opt = kStrict;
+  constexpr EL operator()(const EL& a, const EL& b) const { return composition(a, b, opt); }
+  constexpr EL operator()(const EL& a, const Tile& t) const { return composition(a, t, opt); }
 };
 struct Complement {
-  constexpr EL operator()(const EL& l) const { return complement(l, kStrict); }
-  constexpr EL operator()(const EL& l, const IntTuple& t) const { return complement(l, t, kStrict); }
+  Options opt = kStrict;
+  constexpr EL operator()(const EL& l) const { return complement(l, opt); }
+  constexpr EL operator()(const EL& l, const IntTuple& t) const { return complement(l, t, opt); }
 };
-struct LeftInverse { constexpr EL operator()(const EL& l) const { return left_inverse(l, kStrict); } };
-struct RightInverse { constexpr EL operator()(const EL& l) const { return right_inverse(l); } };
-#define COTILE_CT_TILER_OP(NAME, FN)                                                                  \
-  struct NAME {                                                                                        \
-    constexpr EL operator()(const EL& a, const EL& b) const { return FN(a, tile_layout(b), kStrict); } \
-    constexpr EL operator()(const EL& a, const Tile& t) const { return FN(a, t, kStrict); }           \
+struct LeftInverse {
+  Options opt = kStrict;
+  constexpr EL operator()(const EL& l) const { return left_inverse(l, opt); }
+};
+struct RightInverse {
+  Options opt = kStrict;
+  constexpr EL operator()(const EL& l) const { return right_inverse(l, opt); }
+};
+#define COTILE_CT_TILER_OP(NAME, FN)                                                             \
+  struct NAME {                                                                                   \
+    Options opt = kStrict;                                                                        \
+    constexpr EL operator()(const EL& a, const EL& b) const { return FN(a, tile_layout(b), opt); } \
+    constexpr EL operator()(const EL& a, const Tile& t) const { return FN(a, t, opt); }           \
   };
 COTILE_CT_TILER_OP(LogicalDivide, logical_divide)
 COTILE_CT_TILER_OP(ZippedDivide, zipped_divide)
@@ -107,14 +118,29 @@ COTILE_CT_TILER_OP(LogicalProduct, logical_product)
 COTILE_CT_TILER_OP(ZippedProduct, zipped_product)
 COTILE_CT_TILER_OP(TiledProduct, tiled_product)
 #undef COTILE_CT_TILER_OP
-struct BlockedProduct { constexpr EL operator()(const EL& a, const EL& b) const { return blocked_product(a, b, kStrict); } };
-struct RakedProduct { constexpr EL operator()(const EL& a, const EL& b) const { return raked_product(a, b, kStrict); } };
+struct BlockedProduct {
+  Options opt = kStrict;
+  constexpr EL operator()(const EL& a, const EL& b) const { return blocked_product(a, b, opt); }
+};
+struct RakedProduct {
+  Options opt = kStrict;
+  constexpr EL operator()(const EL& a, const EL& b) const { return raked_product(a, b, opt); }
+};
 template <int N>
-struct Upcast { constexpr EL operator()(const EL& l) const { return upcast(l, N); } };
+struct Upcast {
+  Options opt = kStrict;
+  constexpr EL operator()(const EL& l) const { return upcast(l, N, opt); }
+};
 template <int N>
 struct Downcast { constexpr EL operator()(const EL& l) const { return downcast(l, N); } };
-struct MaxCommonVector { constexpr EInt operator()(const EL& a, const EL& b) const { return max_common_vector(a, b); } };
-struct MaxCommonLayout { constexpr EL operator()(const EL& a, const EL& b) const { return max_common_layout(a, b); } };
+struct MaxCommonVector {
+  Options opt = kStrict;
+  constexpr EInt operator()(const EL& a, const EL& b) const { return max_common_vector(a, b, opt); }
+};
+struct MaxCommonLayout {
+  Options opt = kStrict;
+  constexpr EL operator()(const EL& a, const EL& b) const { return max_common_layout(a, b, opt); }
+};
 struct ShapeDiv { constexpr IntTuple operator()(const IntTuple& a, const IntTuple& b) const { return shape_div(a, b); } };
 struct CeilDiv { constexpr IntTuple operator()(const IntTuple& a, const IntTuple& b) const { return ceil_div(a, b); } };
 struct Idx2Crd { constexpr IntTuple operator()(const IntTuple& c, const IntTuple& s) const { return idx2crd(c, s); } };

@@ -119,6 +119,8 @@ struct Raw {
   Tape tape;
   int16_t out[2 * kMaxLeaves] = {};
   int outs = 0;
+  Text law;                   // the message of a law the static values violate ("" when none)
+  bool law_deferred = false;  // a law depends on dynamic values
 };
 
 namespace detail {

@@ -7,6 +7,7 @@
 
 #include <type_traits>
 
+#include "error.hpp"
 #include "spec.hpp"
 
 #include <cstdio>
@@ -119,9 +120,9 @@ template <int64_t N>
 struct Arg<Int<N>> {
   static constexpr int slots = 0;
   using value_type = int;
-  static constexpr EInt engine_int(Tape*, int) { return S(N); }
-  static constexpr IntTuple engine_tuple(Tape* t, int f) { return I(engine_int(t, f)); }
-  static constexpr Tile engine_tile(Tape* t, int f) { return tile_int(engine_int(t, f)); }
+  static constexpr EInt engine_int(Tape*, int, const int64_t* = nullptr) { return S(N); }
+  static constexpr IntTuple engine_tuple(Tape* t, int f, const int64_t* v = nullptr) { return I(engine_int(t, f, v)); }
+  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) { return tile_int(engine_int(t, f, v)); }
   template <class V>
   COTILE_HD static constexpr void gather(const Int<N>&, V*) {}
 };
@@ -130,9 +131,9 @@ template <class T>
 struct Arg<T, std::enable_if_t<std::is_integral_v<T>>> {
   static constexpr int slots = 1;
   using value_type = std::conditional_t<(sizeof(T) > 4), int64_t, int>;
-  static constexpr EInt engine_int(Tape* t, int f) { return t ? t->input(f) : D(0); }
-  static constexpr IntTuple engine_tuple(Tape* t, int f) { return I(engine_int(t, f)); }
-  static constexpr Tile engine_tile(Tape* t, int f) { return tile_int(engine_int(t, f)); }
+  static constexpr EInt engine_int(Tape* t, int f, const int64_t* v = nullptr) { return t ? t->input(f) : D(v ? v[f] : 0); }
+  static constexpr IntTuple engine_tuple(Tape* t, int f, const int64_t* v = nullptr) { return I(engine_int(t, f, v)); }
+  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) { return tile_int(engine_int(t, f, v)); }
   template <class V>
   COTILE_HD static constexpr void gather(const T& x, V* out) { out[0] = V(x); }
 };
@@ -141,7 +142,7 @@ template <>
 struct Arg<Underscore> {
   static constexpr int slots = 0;
   using value_type = int;
-  static constexpr Tile engine_tile(Tape*, int) { return tile_underscore(); }
+  static constexpr Tile engine_tile(Tape*, int, const int64_t* = nullptr) { return tile_underscore(); }
   template <class V>
   COTILE_HD static constexpr void gather(const Underscore&, V*) {}
 };
@@ -150,8 +151,10 @@ template <auto S>
 struct Arg<Tuple<S>> {
   static constexpr int slots = S.slots;
   using value_type = std::conditional_t<(S.slots > 0), int64_t, int>;
-  static constexpr IntTuple engine_tuple(Tape* t, int f) { return expand(S, nullptr, t, f); }
-  static constexpr Tile engine_tile(Tape* t, int f) { return tile_of_shape(engine_tuple(t, f)); }
+  static constexpr IntTuple engine_tuple(Tape* t, int f, const int64_t* v = nullptr) {
+    return t ? expand(S, nullptr, t, f) : expand(S, v ? v + f : nullptr, nullptr, 0);
+  }
+  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) { return tile_of_shape(engine_tuple(t, f, v)); }
   template <class V>
   COTILE_HD static constexpr void gather(const Tuple<S>& x, V* out) {
     for (int k = 0; k < S.slots; ++k) out[k] = V(x.dyn.data()[k]);
@@ -162,10 +165,11 @@ template <auto S>
 struct Arg<Layout<S>> {
   static constexpr int slots = S.slots();
   using value_type = std::conditional_t<(S.slots() > 0), int64_t, int>;
-  static constexpr ::cotile::Layout engine_layout(Tape* t, int f) {
+  static constexpr ::cotile::Layout engine_layout(Tape* t, int f, const int64_t* v = nullptr) {
+    if (!t) return ::cotile::Layout{expand(S.shape, v ? v + f : nullptr, nullptr, 0), expand(S.stride, v ? v + f : nullptr, nullptr, 0)};
     return ::cotile::Layout{expand(S.shape, nullptr, t, f), expand(S.stride, nullptr, t, f)};
   }
-  static constexpr Tile engine_tile(Tape* t, int f) { return tile_layout(engine_layout(t, f)); }
+  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) { return tile_layout(engine_layout(t, f, v)); }
   template <class V>
   COTILE_HD static constexpr void gather(const Layout<S>& x, V* out) {
     for (int k = 0; k < slots; ++k) out[k] = V(x.dyn.data()[k]);
@@ -176,8 +180,8 @@ template <>
 struct Arg<Pack<>> {
   static constexpr int slots = 0;
   using value_type = int;
-  static constexpr IntTuple engine_tuple(Tape*, int) { return IntTuple::tuple(); }
-  static constexpr Tile engine_tile(Tape*, int) { return Tile::tuple(); }
+  static constexpr IntTuple engine_tuple(Tape*, int, const int64_t* = nullptr) { return IntTuple::tuple(); }
+  static constexpr Tile engine_tile(Tape*, int, const int64_t* = nullptr) { return Tile::tuple(); }
   template <class V>
   COTILE_HD static constexpr void gather(const Pack<>&, V*) {}
 };
@@ -188,14 +192,14 @@ struct Arg<Pack<T, Ts...>> {
   using Tail = Arg<Pack<Ts...>>;
   static constexpr int slots = Head::slots + Tail::slots;
   using value_type = std::common_type_t<typename Head::value_type, typename Tail::value_type>;
-  static constexpr IntTuple engine_tuple(Tape* t, int f) {
-    IntTuple r = Tail::engine_tuple(t, f + Head::slots);
-    return prepend(r, Head::engine_tuple(t, f));
+  static constexpr IntTuple engine_tuple(Tape* t, int f, const int64_t* v = nullptr) {
+    IntTuple r = Tail::engine_tuple(t, f + Head::slots, v);
+    return prepend(r, Head::engine_tuple(t, f, v));
   }
-  static constexpr Tile engine_tile(Tape* t, int f) {
-    Tile r = Tail::engine_tile(t, f + Head::slots);
+  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
+    Tile r = Tail::engine_tile(t, f + Head::slots, v);
     Tile out = Tile::tuple();
-    out.push_back(Head::engine_tile(t, f));
+    out.push_back(Head::engine_tile(t, f, v));
     for (int i = 0; i < r.rank(); ++i) out.push_back(r.get(i));
     return out;
   }
@@ -211,15 +215,43 @@ using ArgOf = Arg<std::remove_cv_t<std::remove_reference_t<T>>>;
 
 // --- lifting an engine operation ------------------------------------------------------------
 
+// A law's message as a compile-time string on one line (the run-time message's lines joined by "; ").
+template <size_t N>
+constexpr Message<N> law_message(const Text& t) {
+  Message<N> m;
+  size_t o = 0;
+  for (int k = 0; k < t.n && o + 1 < N; ++k) {
+    if (t.buf[k] == '\n' && k + 2 < t.n && t.buf[k + 1] == ' ' && t.buf[k + 2] == ' ') {
+      m.text[o++] = ';';
+      if (o + 1 < N) m.text[o++] = ' ';
+      k += 2;
+      continue;
+    }
+    m.text[o++] = t.buf[k];
+  }
+  return m;
+}
+
 // Engine arguments of kind K for typed arguments Ts, with their first input slots.
 enum class Kind { kInt, kTuple, kLayout, kTile };
 
+// With a tape: symbolic dynamic leaves; without: the values vals[first ...] (the gathered inputs).
 template <Kind K, class T>
-constexpr auto engine_arg(Tape* t, int first) {
-  if constexpr (K == Kind::kInt) return ArgOf<T>::engine_int(t, first);
-  else if constexpr (K == Kind::kTuple) return ArgOf<T>::engine_tuple(t, first);
-  else if constexpr (K == Kind::kLayout) return ArgOf<T>::engine_layout(t, first);
-  else return ArgOf<T>::engine_tile(t, first);
+COTILE_HD constexpr auto engine_arg(Tape* t, int first, const int64_t* vals = nullptr) {
+  if constexpr (K == Kind::kInt) return ArgOf<T>::engine_int(t, first, vals);
+  else if constexpr (K == Kind::kTuple) return ArgOf<T>::engine_tuple(t, first, vals);
+  else if constexpr (K == Kind::kLayout) return ArgOf<T>::engine_layout(t, first, vals);
+  else return ArgOf<T>::engine_tile(t, first, vals);
+}
+
+// An operation's options during the symbolic evaluation: CuTe's refusals (strict), and laws that
+// fail recorded in `log` (the typed layer turns them into a compile error whose first line is
+// the message) or deferred to run time when they depend on dynamic values.
+template <class Op>
+constexpr Op configured(LawLog* log) {
+  Op op{};
+  if constexpr (requires { op.opt; }) op.opt = Options{true, true, log};
+  return op;
 }
 
 template <class... Ts>
@@ -245,10 +277,23 @@ struct Lifted<Op, Kinds<Ks...>, Ts...> {
   template <size_t... Is>
   static constexpr Raw eval(std::index_sequence<Is...>) {
     Tape tape;
-    const auto r = Op{}(engine_arg<Ks, Ts>(&tape, SlotOffsets<Ts...>::at(int(Is)))...);
-    return make_raw(r, tape);
+    LawLog log;
+    const auto r = configured<Op>(&log)(engine_arg<Ks, Ts>(&tape, SlotOffsets<Ts...>::at(int(Is)))...);
+    Raw raw = make_raw(r, tape);
+    raw.law_deferred = log.deferred > 0;
+    if (log.count > 0) raw.law.add(log.kept[0].message);
+    return raw;
   }
   static constexpr Raw raw = eval(std::index_sequence_for<Ts...>{});
+  // A law the static values violate: the compile error's first line is its message.
+  static constexpr bool law_holds = Require<raw.law.n == 0, law_message<raw.law.n + 1>(raw.law)>::value;
+  // Laws that depend on dynamic values: checked on the host at run time (and on the device with
+  // COTILE_DEVICE_CHECKS), by the engine on the values.
+  static constexpr bool law_deferred = raw.law_deferred;
+  template <size_t... Is>
+  COTILE_HD static constexpr void check_law(const int64_t* vals, std::index_sequence<Is...>) {
+    (void)Op{}(engine_arg<Ks, Ts>(nullptr, SlotOffsets<Ts...>::at(int(Is)), vals)...);
+  }
   static constexpr auto program = program_of<raw.tape.n, raw.outs>(raw);
   static constexpr int inputs = SlotOffsets<Ts...>::total;
   using value_type = std::common_type_t<int, typename ArgOf<Ts>::value_type...>;
@@ -273,8 +318,18 @@ struct Lifted<Op, Kinds<Ks...>, Ts...> {
 template <class L, class... Ts>
 COTILE_HD COTILE_INLINE constexpr auto apply(const Ts&... xs) {
   using V = typename L::value_type;
+  static_assert(L::law_holds);
   V in[L::inputs > 0 ? L::inputs : 1] = {};
   L::gather(in, std::index_sequence_for<Ts...>{}, xs...);
+  if constexpr (L::law_deferred) {
+#if !defined(__CUDA_ARCH__) || defined(COTILE_DEVICE_CHECKS)
+    if (!__builtin_is_constant_evaluated()) {
+      int64_t vals[L::inputs > 0 ? L::inputs : 1] = {};
+      for (int k = 0; k < L::inputs; ++k) vals[k] = int64_t(in[k]);
+      L::check_law(vals, std::index_sequence_for<Ts...>{});
+    }
+#endif
+  }
   constexpr int outs = decltype(L::program)::outs;
   V res[outs > 0 ? outs : 1] = {};
   if constexpr (!L::is_static_leaf) run<L::program, V>(in, res);

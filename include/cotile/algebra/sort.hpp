@@ -1,0 +1,33 @@
+// The orders in which CuTe's complement and inverses visit modes, shared by the algorithms and
+// the proofs of their laws (which must follow the same order).
+#pragma once
+
+#include "../int_tuple.hpp"
+
+namespace cotile::detail {
+
+// Index of the smallest stride (the first one on ties), comparing run-time values: the mode
+// complement takes next.
+COTILE_HD constexpr int argmin(const IntTuple& d) {
+  int best = 0;
+  for (int i = 1; i < d.rank(); ++i)
+    if (d.get(i).value().value < d.get(best).value().value) best = i;
+  return best;
+}
+
+// Indices 0..n-1 sorted by key with CuTe's exchange sort (swap when a later key is smaller; not
+// stable on ties): the order of right_inverse and left_inverse.
+COTILE_HD constexpr void exchange_sort(int64_t* key, int* val, int n) {
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      if (key[j] < key[i]) {
+        const int64_t tk = key[i];
+        key[i] = key[j];
+        key[j] = tk;
+        const int tv = val[i];
+        val[i] = val[j];
+        val[j] = tv;
+      }
+}
+
+}  // namespace cotile::detail

@@ -1,0 +1,122 @@
+// A layout's function on integer indices, for checking laws point by point.
+//
+// For an integer i, crd2idx walks the leaves of the shape colexicographically: the coordinate of
+// leaf k is (i / (s_0 ... s_(k-1))) % s_k, and the last leaf takes the whole remainder (so a
+// layout is defined beyond its size). With C++'s truncating division the same holds for negative
+// i (L(-i) = -L(i)). Flat keeps the leaves as plain integers and evaluates that directly: the
+// same numbers as eval(L, i), without building coordinate trees.
+#pragma once
+
+#include "report.hpp"
+
+namespace cotile::laws {
+
+// Every leaf of t has a known value (static, or an ordinary run-time value; not symbolic).
+COTILE_HD constexpr bool known(const IntTuple& t) {
+  for (int k = 0; k < t.num_leaves(); ++k)
+    if (!is_known(t.leaf_at(k))) return false;
+  return true;
+}
+COTILE_HD constexpr bool known(const Layout& l) { return known(l.shape) && known(l.stride); }
+
+struct Flat {
+  int n = 0;
+  int64_t s[kMaxLeaves] = {}, d[kMaxLeaves] = {};
+
+  // L(i) for any integer i.
+  COTILE_HD constexpr int64_t operator()(int64_t i) const {
+    int64_t r = 0;
+    for (int k = 0; k + 1 < n; ++k) {
+      cotile::detail::check_divisor(i, s[k], "division by zero in a % b");
+      r = cotile::detail::checked_add(r, cotile::detail::checked_mul(i % s[k], d[k]));
+      i /= s[k];
+    }
+    return n == 0 ? 0 : cotile::detail::checked_add(r, cotile::detail::checked_mul(i, d[n - 1]));
+  }
+  COTILE_HD constexpr int64_t size() const {
+    int64_t p = 1;
+    for (int k = 0; k < n; ++k) p = cotile::detail::checked_mul(p, s[k]);
+    return p;
+  }
+  // Every shape is at least 1.
+  COTILE_HD constexpr bool positive_shapes() const {
+    for (int k = 0; k < n; ++k)
+      if (s[k] < 1) return false;
+    return true;
+  }
+};
+
+// Requires known(l).
+COTILE_HD constexpr Flat flat(const Layout& l) {
+  Flat f;
+  f.n = l.shape.num_leaves();
+  for (int k = 0; k < f.n; ++k) {
+    f.s[k] = l.shape.leaf_at(k).value;
+    f.d[k] = l.stride.leaf_at(k).value;
+  }
+  return f;
+}
+
+// How many points a law may be checked on by enumeration: fewer during constant evaluation,
+// where every step is interpreted.
+inline constexpr int64_t kLawPoints = int64_t(1) << 22;
+inline constexpr int64_t kLawPointsAtCompileTime = int64_t(1) << 14;
+COTILE_HD constexpr int64_t law_points() {
+  return __builtin_is_constant_evaluated() ? kLawPointsAtCompileTime : kLawPoints;
+}
+
+// A pair of indices with equal values, if any: the first (in j) repeated value of f over [0, n).
+struct Collision {
+  bool found = false;
+  int64_t first = 0, second = 0, value = 0;
+};
+// How many points first_collision takes: pairwise comparison (2^10 points at compile time, 2^12
+// on the device), or sorting (on the host, up to law_points()).
+COTILE_HD constexpr int64_t collision_points() {
+  if (__builtin_is_constant_evaluated()) return int64_t(1) << 10;
+#if defined(__CUDA_ARCH__)
+  return int64_t(1) << 12;
+#else
+  return kLawPoints;
+#endif
+}
+// Requires n <= collision_points().
+COTILE_HD constexpr Collision first_collision(const Flat& f, int64_t n);
+
+}  // namespace cotile::laws
+
+#if !defined(__CUDA_ARCH__)
+#include <algorithm>
+#include <vector>
+#endif
+
+namespace cotile::laws {
+
+COTILE_HD constexpr Collision first_collision(const Flat& f, int64_t n) {
+  Collision c;
+#if !defined(__CUDA_ARCH__)
+  if (!__builtin_is_constant_evaluated() && n > (int64_t(1) << 12)) {
+    std::vector<std::pair<int64_t, int64_t>> v;
+    v.reserve(size_t(n));
+    for (int64_t j = 0; j < n; ++j) v.emplace_back(f(j), j);
+    std::sort(v.begin(), v.end());
+    // Among equal values, the pair whose later index is smallest.
+    for (size_t k = 1; k < v.size(); ++k)
+      if (v[k].first == v[k - 1].first && (!c.found || v[k].second < c.second)) {
+        size_t b = k - 1;
+        while (b > 0 && v[b - 1].first == v[k].first) --b;
+        c = Collision{true, v[b].second, v[k].second, v[k].first};
+      }
+    return c;
+  }
+#endif
+  int64_t seen[int64_t(1) << 12] = {};
+  for (int64_t j = 0; j < n; ++j) {
+    seen[j] = f(j);
+    for (int64_t i = 0; i < j; ++i)
+      if (seen[i] == seen[j]) return Collision{true, i, j, seen[j]};
+  }
+  return c;
+}
+
+}  // namespace cotile::laws

@@ -1,0 +1,180 @@
+// The laws of right_inverse and left_inverse, and conditions on the inputs that imply them.
+//
+//   right_inverse(L) = R:  L(R(i)) = i for every i < size(R)
+//   left_inverse(L)  = R:  for every i < size(L), j = R(L(i)) is an index of L (0 <= j < size(L))
+//                          and L(j) = L(i); so R(L(i)) = i when L is injective (CuTe's documented
+//                          postcondition L(R(L(i))) = L(i), with R(L(i)) kept in L's domain)
+#pragma once
+
+#include "../algebra/sort.hpp"
+#include "message.hpp"
+
+namespace cotile::laws {
+
+// right_inverse follows a chain of modes of coalesce(L) whose strides are 1, s_0, s_0 s_1, ...
+// and gives R those modes' shapes with the prefix products of L's shape as strides: R(i) is the
+// index whose coordinates are i's digits on the chain, and L of it is i. That needs positive
+// shapes only.
+COTILE_HD constexpr Proof prove_right_inverse(const Layout& c) {
+  Proof p;
+  for (int k = 0; k < c.shape.num_leaves(); ++k)
+    if (c.shape.leaf_at(k).value < 1) {
+      p.why.add("L has a mode of size ").add(c.shape.leaf_at(k)).add(": shapes must be positive");
+      return p;
+    }
+  p.proven = true;
+  return p;
+}
+
+inline constexpr const char* kRightInverseLaw = "L(R(i)) = i";
+
+COTILE_HD constexpr LawReport right_inverse(const Layout& l, const Layout& r, bool exhaustive = false) {
+  LawReport rep;
+  rep.op = "right_inverse";
+  rep.law = kRightInverseLaw;
+  if (!known(l) || !known(r)) {
+    rep.deferred = true;
+    return rep;
+  }
+  const Proof p = prove_right_inverse(coalesce(l));
+  const Flat fl = flat(l), fr = flat(r);
+  if (p.proven && (!exhaustive || fr.size() > law_points())) {
+    rep.proven = true;
+    return rep;
+  }
+  auto finish = [&](LawReport& f) {
+    line(f, "L", l);
+    why(f, p.why);
+    cute(f, r);
+    fix(f, "give every mode a positive size");
+    return f;
+  };
+  const int64_t n = fr.size();
+  if (n > law_points()) {
+    LawReport f = unverified("right_inverse", kRightInverseLaw, n);
+    return finish(f);
+  }
+  for (int64_t i = 0; i < n; ++i)
+    if (fl(fr(i)) != i) {
+      LawReport f = failed("right_inverse", kRightInverseLaw);
+      f.message.add(" at i = ").num(i).add(" (R(").num(i).add(") = ").num(fr(i)).add(", L(").num(fr(i)).add(") = ")
+          .num(fl(fr(i))).add(")");
+      return finish(f);
+    }
+  rep.points = n;
+  return rep;
+}
+
+// left_inverse takes coalesce(L)'s modes of non-zero stride in exchange-sort order, d_0 < d_1 <
+// ..., and reads coordinate k of an offset x as (x / d_k) % (d_(k+1) / d_k) (the last one
+// unbounded). That is L's coordinate when every d_k > 0, d_k divides d_(k+1), and the mode's
+// offsets stay below the next stride: s_k d_k <= d_(k+1). Modes of stride 0 read as 0, and L of
+// the index is L(i) again.
+COTILE_HD constexpr Proof prove_left_inverse(const Layout& c) {
+  Proof p;
+  const IntTuple s = wrap(c.shape), d = wrap(c.stride);
+  const int n = d.rank();
+  int64_t key[kMaxLeaves] = {};
+  int idx[kMaxLeaves] = {};
+  for (int i = 0; i < n; ++i) {
+    key[i] = d.get(i).value().value;
+    idx[i] = i;
+    if (s.get(i).value().value < 1) {
+      p.why.add("L has a mode of size ").add(s.get(i).value()).add(": shapes must be positive");
+      return p;
+    }
+    if (key[i] < 0) {
+      p.why.add("L has the negative stride ").add(d.get(i).value())
+          .add(": a layout R has R(-x) = -R(x), so it cannot send negative offsets back to indices >= 0");
+      return p;
+    }
+  }
+  cotile::detail::exchange_sort(key, idx, n);
+  int prev = -1;
+  for (int k = 0; k < n; ++k) {
+    if (key[k] == 0) continue;
+    if (prev >= 0) {
+      const Int ps = s.get(idx[prev]).value(), pd = d.get(idx[prev]).value(), cd = d.get(idx[k]).value();
+      if (key[k] % key[prev] != 0) {
+        p.why.add("the stride ").add(cd).add(" is not a multiple of the next smaller stride ").add(pd)
+            .add(", so an offset does not tell the coordinate of the mode ").add(ps).add(":").add(pd);
+        return p;
+      }
+      if (cotile::detail::checked_mul(ps.value, pd.value) > key[k]) {
+        const Int cs = s.get(idx[k]).value();
+        if (key[k] == key[prev]) {
+          p.why.add("the modes ").add(ps).add(":").add(pd).add(" and ").add(cs).add(":").add(cd)
+              .add(" share the stride ").add(pd).add(": left_inverse takes ").add(ps).add(":").add(pd)
+              .add(" first and reads its coordinate modulo 1, but it takes ").num(ps.value).add(" values");
+          if (cs.value == 1 && !cs.is_static) p.why.add(" (a run-time size 1 stays a mode; a static _1 would be dropped)");
+        } else {
+          p.why.add("the mode ").add(ps).add(":").add(pd).add(" reaches ").num(ps.value * pd.value)
+              .add(", past the next stride ").add(cd).add(" (of the mode ").add(cs).add(":").add(cd)
+              .add("): left_inverse reads its coordinate modulo ").num(key[k] / key[prev]).add(", but it takes ")
+              .num(ps.value).add(" values");
+        }
+        return p;
+      }
+    }
+    prev = k;
+  }
+  p.proven = true;
+  return p;
+}
+
+inline constexpr const char* kLeftInverseLaw = "L(R(L(i))) = L(i)";
+inline constexpr const char* kLeftInverseInjectiveLaw = "R(L(i)) = i";
+inline constexpr const char* kLeftInverseFix =
+    "left_inverse inverts injective layouts whose strides, sorted, are positive, each divides the next and each mode "
+    "ends below the next stride; use right_inverse, or reorder, split or drop the offending modes";
+
+// The law for R = left_inverse(L): R(L(i)) = i when L is injective, else L(R(L(i))) = L(i) (L
+// evaluated as crd2idx does, also beyond its size). `cute_refusal`: why CuTe refuses these inputs
+// (dynamic strides), or nullptr when it returns R.
+COTILE_HD constexpr LawReport left_inverse(const Layout& l, const Layout& r, const char* cute_refusal = nullptr,
+                                           bool exhaustive = false) {
+  LawReport rep;
+  rep.op = "left_inverse";
+  rep.law = kLeftInverseLaw;
+  if (!known(l) || !known(r)) {
+    rep.deferred = true;
+    return rep;
+  }
+  const Proof p = prove_left_inverse(coalesce(l));
+  const Flat fl = flat(l), fr = flat(r);
+  const int64_t n = fl.size();
+  if (p.proven && (!exhaustive || n > collision_points())) {
+    rep.proven = true;
+    return rep;
+  }
+  if (n > collision_points()) {
+    LawReport f = unverified("left_inverse", kLeftInverseLaw, n);
+    line(f, "L", l);
+    why(f, p.why);
+    cute(f, r, cute_refusal);
+    fix(f, kLeftInverseFix);
+    return f;
+  }
+  const Collision col = first_collision(fl, n);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t x = fl(i), j = fr(x);
+    if (col.found ? fl(j) == x : j == i) continue;
+    LawReport f = failed("left_inverse", col.found ? kLeftInverseLaw : kLeftInverseInjectiveLaw);
+    f.message.add(" at i = ").num(i).add(" (L(").num(i).add(") = ").num(x).add(", R(").num(x).add(") = ").num(j);
+    if (col.found) f.message.add(", L(").num(j).add(") = ").num(fl(j)).add(")");
+    else f.message.add(", and L is injective)");
+    line(f, "L", l);
+    Text t;
+    if (col.found)
+      t.add("L is not injective: L(").num(col.first).add(") = L(").num(col.second).add(") = ").num(col.value)
+          .add(", and R does not send ").num(x).add(" to an index with that offset");
+    why(f, col.found ? t : p.why);
+    cute(f, r, cute_refusal);
+    fix(f, kLeftInverseFix);
+    return f;
+  }
+  rep.points = n;
+  return rep;
+}
+
+}  // namespace cotile::laws

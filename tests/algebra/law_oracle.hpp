@@ -1,0 +1,159 @@
+// An evaluator of the algebra's laws that shares no code with the engine's checks
+// (include/cotile/laws/): it reads a layout's leaves and evaluates the definitions directly, point
+// by point. The law tests compare the engine's results (and refusals) with it.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cotile/cotile.hpp"
+
+namespace cotile::oracle {
+
+// The leaves of a layout, colexicographic; L(i) for any integer i as crd2idx defines it: the
+// coordinate of leaf k is (i / (s_0 .. s_(k-1))) % s_k with C++'s truncating division, the last
+// leaf takes the remainder.
+struct Fn {
+  std::vector<int64_t> s, d;
+  std::vector<bool> static_zero;  // the stride is a static _0
+  explicit Fn(const Layout& l) {
+    for (int k = 0; k < l.shape.num_leaves(); ++k) {
+      s.push_back(l.shape.leaf_at(k).value);
+      d.push_back(l.stride.leaf_at(k).value);
+      static_zero.push_back(is_constant(l.stride.leaf_at(k), 0));
+    }
+  }
+  int64_t operator()(int64_t i) const {
+    int64_t r = 0;
+    for (size_t k = 0; k + 1 < s.size(); ++k) {
+      r += (i % s[k]) * d[k];
+      i /= s[k];
+    }
+    return s.empty() ? 0 : r + i * d.back();
+  }
+  int64_t size() const {
+    int64_t p = 1;
+    for (int64_t x : s) p *= x;
+    return p;
+  }
+  int64_t cosize() const {
+    int64_t c = 1;
+    for (size_t k = 0; k < s.size(); ++k) c += (s[k] - 1) * (d[k] < 0 ? -d[k] : d[k]);
+    return c;
+  }
+};
+
+inline bool injective(const Fn& f) {
+  std::set<int64_t> seen;
+  for (int64_t i = 0; i < f.size(); ++i)
+    if (!seen.insert(f(i)).second) return false;
+  return true;
+}
+
+// Each function returns "" when the law holds, else a witness.
+
+// composition: size(R) = size(B), R(c) = A(B(c)) for c < size(B).
+inline std::string composition(const Layout& a, const Layout& b, const Layout& r) {
+  const Fn fa(a), fb(b), fr(r);
+  if (fr.size() != fb.size()) return "size(R) != size(B)";
+  for (int64_t c = 0; c < fb.size(); ++c)
+    if (fr(c) != fa(fb(c))) return "R(" + std::to_string(c) + ") = " + std::to_string(fr(c)) + " != A(B(c)) = " + std::to_string(fa(fb(c)));
+  return "";
+}
+
+// complement(L, T) = C with F = L without its static-0-stride leaves (what filter keeps; static
+// size-1 leaves contribute nothing either way): C's shapes >= 1, (F, C) injective, C ordered,
+// cosize((F, C)) >= size(T).
+inline std::string complement(const Layout& l, int64_t target, const Layout& c) {
+  const Fn fl(l), fc(c);
+  Fn both = fc;
+  both.s.clear();
+  both.d.clear();
+  for (size_t k = 0; k < fl.s.size(); ++k)
+    if (!fl.static_zero[k]) {
+      both.s.push_back(fl.s[k]);
+      both.d.push_back(fl.d[k]);
+    }
+  for (int64_t x : fc.s)
+    if (x < 1) return "C has a mode of size " + std::to_string(x);
+  both.s.insert(both.s.end(), fc.s.begin(), fc.s.end());
+  both.d.insert(both.d.end(), fc.d.begin(), fc.d.end());
+  for (int64_t i = 1; i < fc.size(); ++i)
+    if (!(fc(i - 1) < fc(i))) return "C not ordered at " + std::to_string(i);
+  if (!injective(both)) return "(F, C) not injective";
+  if (both.cosize() < target) return "cosize((F, C)) = " + std::to_string(both.cosize()) + " < " + std::to_string(target);
+  return "";
+}
+
+// left_inverse: R(L(i)) = i when L is injective, else L(R(L(i))) = L(i).
+inline std::string left_inverse(const Layout& l, const Layout& r) {
+  const Fn fl(l), fr(r);
+  const bool inj = injective(fl);
+  for (int64_t i = 0; i < fl.size(); ++i) {
+    const int64_t x = fl(i), j = fr(x);
+    if (inj ? j != i : fl(j) != x) return "at i = " + std::to_string(i);
+  }
+  return "";
+}
+
+// right_inverse: L(R(i)) = i for i < size(R).
+inline std::string right_inverse(const Layout& l, const Layout& r) {
+  const Fn fl(l), fr(r);
+  for (int64_t i = 0; i < fr.size(); ++i)
+    if (fl(fr(i)) != i) return "at i = " + std::to_string(i);
+  return "";
+}
+
+// coalesce: the same function on [0, size(L)), depth <= 1.
+inline std::string coalesce(const Layout& l, const Layout& r) {
+  const Fn fl(l), fr(r);
+  if (fl.size() != fr.size()) return "size changed";
+  if (depth_of(r.shape) > 1) return "depth > 1";
+  for (int64_t i = 0; i < fl.size(); ++i)
+    if (fl(i) != fr(i)) return "at i = " + std::to_string(i);
+  return "";
+}
+
+// filter: the same image as L.
+inline std::string filter(const Layout& l, const Layout& r) {
+  const Fn fl(l), fr(r);
+  std::set<int64_t> a, b;
+  for (int64_t i = 0; i < fl.size(); ++i) a.insert(fl(i));
+  for (int64_t i = 0; i < fr.size(); ++i) b.insert(fr(i));
+  return a == b ? "" : "the image differs";
+}
+
+// max_common_layout: R(i) an index of A and of B, A(R(i)) = B(R(i)) = i.
+inline std::string max_common_layout(const Layout& a, const Layout& b, const Layout& r) {
+  const Fn fa(a), fb(b), fr(r);
+  for (int64_t i = 0; i < fr.size(); ++i) {
+    const int64_t j = fr(i);
+    if (j < 0 || j >= fa.size() || j >= fb.size() || fa(j) != i || fb(j) != i) return "at i = " + std::to_string(i);
+  }
+  return "";
+}
+
+// upcast<N>: every stride d with |d| >= N (or run-time) becomes d / N exactly.
+inline std::string upcast(const Layout& l, int64_t n, const Layout& r) {
+  for (int k = 0; k < l.stride.num_leaves(); ++k) {
+    const Int d = l.stride.leaf_at(k);
+    const int64_t ad = d.value < 0 ? -d.value : d.value;
+    if (d.value == 0 || (d.is_static && ad < n)) continue;
+    if (r.stride.leaf_at(k).value * n != d.value) return "leaf " + std::to_string(k);
+  }
+  return "";
+}
+
+// The leaves of a layout as a sorted list of (shape, stride): equal for layouts that are the same
+// modes rearranged.
+inline std::vector<std::pair<int64_t, int64_t>> leaves(const Layout& l) {
+  std::vector<std::pair<int64_t, int64_t>> v;
+  for (int k = 0; k < l.shape.num_leaves(); ++k) v.emplace_back(l.shape.leaf_at(k).value, l.stride.leaf_at(k).value);
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+}  // namespace cotile::oracle

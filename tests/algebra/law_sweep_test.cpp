@@ -1,0 +1,276 @@
+// Every returned result satisfies its operation's law, on generated inputs with static and
+// dynamic leaves (seeded; COTILE_LAW_CASES cases per operation, 100000 by default).
+//
+// Each case runs the operation in cotile's default mode and checks what it returns with the
+// independent evaluator (law_oracle.hpp). A refusal is checked too: when the operation refuses
+// for a violated law, the result CuTe computes for the same inputs (--as-cute) must violate the
+// law by the same evaluator, so that no refusal is spurious. The table printed at the end gives,
+// per operation, the cases, the results, the refusals for a violated law, and the other
+// refusals (CuTe's own static checks, non-positive shapes, ...).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <random>
+
+#include "law_oracle.hpp"
+
+using namespace cotile;
+
+namespace {
+
+int64_t cases_per_op() {
+  const char* e = std::getenv("COTILE_LAW_CASES");
+  return e ? std::atoll(e) : 100000;
+}
+
+// --- generated inputs -------------------------------------------------------------------------
+
+struct Gen {
+  std::mt19937_64 g;
+  explicit Gen(uint64_t seed) : g(seed) {}
+  int64_t pick(std::initializer_list<int64_t> xs) { return xs.begin()[g() % xs.size()]; }
+  bool coin(int percent) { return int(g() % 100) < percent; }
+  Int leaf(int64_t v) { return Int{v, coin(50)}; }
+
+  // A layout of rank 1..max_rank, modes nested one level with probability 1/4.
+  Layout layout(int max_rank, bool negative = true) {
+    IntTuple s = IntTuple::tuple(), d = IntTuple::tuple();
+    const int r = 1 + int(g() % max_rank);
+    auto one = [&](IntTuple& ss, IntTuple& dd) {
+      ss.push_back(I(leaf(pick({1, 2, 2, 3, 4, 4, 5, 6, 8, 8}))));
+      int64_t stride = pick({0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 8, 8, 12, 16, 24, 32});
+      if (negative && coin(4)) stride = -stride;
+      dd.push_back(I(leaf(stride)));
+    };
+    for (int i = 0; i < r; ++i) {
+      if (coin(25)) {
+        IntTuple ss = IntTuple::tuple(), dd = IntTuple::tuple();
+        one(ss, dd);
+        one(ss, dd);
+        s.push_back(ss);
+        d.push_back(dd);
+      } else {
+        one(s, d);
+      }
+    }
+    return coin(15) && r == 1 ? Layout{s.get(0), d.get(0)} : Layout{s, d};
+  }
+
+  // A compact layout (an ordered permutation of a random shape) with random staticness, its
+  // strides scaled by 1 or 2: the layouts tiles and tensors usually are.
+  Layout compact(int max_rank) {
+    IntTuple s = IntTuple::tuple(), o = IntTuple::tuple();
+    const int r = 1 + int(g() % max_rank);
+    for (int i = 0; i < r; ++i) {
+      s.push_back(I(Int{pick({1, 2, 2, 3, 4, 4, 6, 8}), true}));
+      o.push_back(I(S(int64_t(g() % 8))));
+    }
+    Layout l = make_ordered_layout(s, o);
+    const int64_t k = pick({1, 1, 2});
+    for (int i = 0; i < l.stride.num_leaves(); ++i) {
+      l.stride.leaf_at(i) = Int{l.stride.leaf_at(i).value * k, coin(50)};
+      l.shape.leaf_at(i).is_static = coin(50);
+    }
+    return l;
+  }
+  Layout any(int max_rank) { return coin(50) ? layout(max_rank) : compact(max_rank); }
+};
+
+// --- running an operation ---------------------------------------------------------------------
+
+struct Stats {
+  int64_t cases = 0, results = 0, law_refusals = 0, other_refusals = 0, violations = 0, spurious = 0;
+  std::string first_violation, first_spurious;
+};
+std::map<std::string, Stats>& table() {
+  static std::map<std::string, Stats> t;
+  return t;
+}
+
+// run(opt) computes the result; law(result) is the oracle ("" when it holds).
+template <class R>
+void check(const std::string& op, const std::string& inputs, const std::function<R(Options)>& run,
+           const std::function<std::string(const R&)>& law) {
+  Stats& st = table()[op];
+  ++st.cases;
+  try {
+    const R r = run(Options{});
+    ++st.results;
+    const std::string w = law(r);
+    if (!w.empty()) {
+      ++st.violations;
+      if (st.first_violation.empty()) st.first_violation = inputs + ": " + w;
+    }
+  } catch (const LawError& e) {
+    ++st.law_refusals;
+    // CuTe's result for the same inputs must violate the law.
+    try {
+      LawLog log;
+      const R cute = run(Options{false, true, &log});
+      if (law(cute).empty() && std::string(e.what()).find("could not be verified") == std::string::npos) {
+        ++st.spurious;
+        if (st.first_spurious.empty()) st.first_spurious = inputs + ": " + e.what();
+      }
+    } catch (const Error&) {
+    }
+  } catch (const Error& e) {
+    ++st.other_refusals;
+    if (std::getenv("COTILE_LAW_SHOW_REFUSALS") && st.other_refusals <= 3)
+      std::printf("%s refused %s:\n  %s\n", op.c_str(), inputs.c_str(), e.what());
+  }
+}
+
+std::string str(const Layout& l) { return to_string(l); }
+
+}  // namespace
+
+TEST(LawSweep, Composition) {
+  Gen g(101);
+  for (int64_t n = 0; n < cases_per_op();) {
+    const Layout a = g.any(3), b = g.coin(50) ? g.layout(3) : g.compact(3);
+    if (oracle::Fn(b).size() > 512) continue;  // keep the oracle's enumeration short
+    ++n;
+    check<Layout>("composition", str(a) + " o " + str(b), [&](Options o) { return composition(a, b, o); },
+                  [&](const Layout& r) { return oracle::composition(a, b, r); });
+  }
+}
+
+TEST(LawSweep, Complement) {
+  Gen g(102);
+  for (int64_t n = 0; n < cases_per_op(); ++n) {
+    const Layout l = g.any(3);
+    const int kind = int(g.g() % 3);
+    IntTuple t = I(D(0));
+    if (kind == 1) t = I(g.leaf(int64_t(g.g() % 64) + 1));
+    if (kind == 2) t = make_tuple(I(g.leaf(g.pick({2, 3, 4, 8}))), I(g.leaf(g.pick({1, 2, 4, 6}))));
+    int64_t target = 0;
+    check<Layout>("complement", str(l) + " T=" + to_string(t),
+                  [&](Options o) {
+                    const Layout c = kind == 0 ? complement(l, o) : complement(l, t, o);
+                    target = kind == 0 ? cosize(filter(l)).value : size(t).value;
+                    return c;
+                  },
+                  [&](const Layout& c) { return oracle::complement(l, target, c); });
+  }
+}
+
+TEST(LawSweep, LeftInverse) {
+  Gen g(103);
+  for (int64_t n = 0; n < cases_per_op();) {
+    const Layout l = g.any(3);
+    if (oracle::Fn(l).size() > 512) continue;
+    ++n;
+    check<Layout>("left_inverse", str(l), [&](Options o) { return left_inverse(l, o); },
+                  [&](const Layout& r) { return oracle::left_inverse(l, r); });
+  }
+}
+
+TEST(LawSweep, RightInverse) {
+  Gen g(104);
+  for (int64_t n = 0; n < cases_per_op(); ++n) {
+    const Layout l = g.any(3);
+    check<Layout>("right_inverse", str(l), [&](Options o) { return right_inverse(l, o); },
+                  [&](const Layout& r) { return oracle::right_inverse(l, r); });
+  }
+}
+
+TEST(LawSweep, CoalesceAndFilter) {
+  Gen g(105);
+  for (int64_t n = 0; n < cases_per_op(); ++n) {
+    const Layout l = g.any(4);
+    check<Layout>("coalesce", str(l), [&](Options) { return coalesce(l); },
+                  [&](const Layout& r) { return oracle::coalesce(l, r); });
+    check<Layout>("filter", str(l), [&](Options) { return filter(l); },
+                  [&](const Layout& r) { return oracle::filter(l, r); });
+  }
+}
+
+TEST(LawSweep, LogicalDivide) {
+  Gen g(106);
+  for (int64_t n = 0; n < cases_per_op(); ++n) {
+    const Layout a = g.any(3), b = g.coin(50) ? g.compact(2) : g.layout(2, false);
+    check<Layout>("logical_divide", str(a) + " / " + str(b), [&](Options o) { return logical_divide(a, b, o); },
+                  [&](const Layout& r) {
+                    LawLog log;
+                    const IntTuple t = coalesce(a).shape;
+                    const Layout c = complement(b, t, Options{false, true, &log});
+                    const std::string wc = oracle::complement(b, size(t).value, c);
+                    if (!wc.empty()) return "complement: " + wc;
+                    return oracle::composition(a, make_layout_concat(b, c), r);
+                  });
+  }
+}
+
+TEST(LawSweep, Products) {
+  Gen g(107);
+  for (int64_t n = 0; n < cases_per_op(); ++n) {
+    const Layout a = g.coin(50) ? g.compact(2) : g.layout(2, false), b = g.coin(50) ? g.compact(2) : g.layout(2, false);
+    // logical_product(A, B) = (A, C o B), C = complement(A, size(A) cosize(B)).
+    auto product_law = [](const Layout& x, const Layout& y, const Layout& r) -> std::string {
+      LawLog log;
+      const int64_t target = size(x).value * cosize(y).value;
+      const Layout c = complement(x, I(size(x) * cosize(y)), Options{false, true, &log});
+      const std::string wc = oracle::complement(x, target, c);
+      if (!wc.empty()) return "complement: " + wc;
+      if (!(r.get(0) == x)) return "mode 0 is not A";
+      return oracle::composition(c, y, r.get(1));
+    };
+    check<Layout>("logical_product", str(a) + " * " + str(b), [&](Options o) { return logical_product(a, b, o); },
+                  [&](const Layout& r) { return product_law(a, b, r); });
+    const int rk = a.rank() > b.rank() ? a.rank() : b.rank();
+    const Layout pa = append_to_rank(a, rk), pb = append_to_rank(b, rk);
+    for (const bool raked : {false, true}) {
+      check<Layout>(raked ? "raked_product" : "blocked_product", str(a) + " * " + str(b),
+                    [&](Options o) { return raked ? raked_product(a, b, o) : blocked_product(a, b, o); },
+                    [&](const Layout& r) -> std::string {
+                      LawLog log;
+                      const Layout p = logical_product(pa, pb, Options{false, true, &log});
+                      const std::string w = product_law(pa, pb, p);
+                      if (!w.empty()) return w;
+                      return oracle::leaves(r) == oracle::leaves(p) ? "" : "not the modes of logical_product";
+                    });
+    }
+  }
+}
+
+TEST(LawSweep, UpcastAndMaxCommon) {
+  Gen g(108);
+  for (int64_t n = 0; n < cases_per_op(); ++n) {
+    // Strides mostly multiples of N (what upcast is for), some below it.
+    Layout l = g.any(3);
+    const int64_t k = g.pick({2, 4, 8});
+    for (int i = 0; i < l.stride.num_leaves(); ++i)
+      if (g.coin(80)) l.stride.leaf_at(i).value *= k;
+    check<Layout>("upcast", str(l) + " N=" + std::to_string(k), [&](Options o) { return upcast(l, k, o); },
+                  [&](const Layout& r) { return oracle::upcast(l, k, r); });
+    // Two layouts of the same shape: compact, the modes in different orders.
+    const IntTuple shape = g.compact(3).shape;
+    auto ordered = [&] {
+      IntTuple o = repeat_like(shape, S(0));
+      for (int i = 0; i < o.num_leaves(); ++i) o.leaf_at(i) = S(int64_t(g.g() % 4));
+      Layout x = make_ordered_layout(shape, o);
+      for (int i = 0; i < x.stride.num_leaves(); ++i) x.stride.leaf_at(i).is_static = g.coin(50);
+      return x;
+    };
+    const Layout a = ordered(), b = ordered();
+    check<Layout>("max_common_layout", str(a) + " " + str(b), [&](Options o) { return max_common_layout(a, b, o); },
+                  [&](const Layout& r) { return oracle::max_common_layout(a, b, r); });
+  }
+}
+
+// Runs last (gtest runs tests in declaration order): the table, and the totals.
+TEST(LawSweep, Summary) {
+  std::printf("%-18s %8s %8s %13s %14s %10s %8s\n", "operation", "cases", "results", "law refusals", "other refusals",
+              "violations", "spurious");
+  for (const auto& [op, s] : table()) {
+    std::printf("%-18s %8lld %8lld %13lld %14lld %10lld %8lld\n", op.c_str(), (long long)s.cases, (long long)s.results,
+                (long long)s.law_refusals, (long long)s.other_refusals, (long long)s.violations, (long long)s.spurious);
+    EXPECT_EQ(s.violations, 0) << op << ": " << s.first_violation;
+    EXPECT_EQ(s.spurious, 0) << op << ": " << s.first_spurious;
+    // The sweep means something only when most cases get a result.
+    EXPECT_GT(s.results * 2, s.cases) << op;
+  }
+}
