@@ -79,3 +79,24 @@ TEST(Errors, DowncastNeedsAContiguousMode) {
             "  layout = (_4,_8):(_2,_8)\n"
             "  fix: give the contiguous mode the static stride _1");
 }
+
+// left_inverse says what is wrong: a negative stride (not "a mode of size <= 0"), and the
+// divisibility the code checks (a stride and the next smaller one).
+TEST(Errors, LeftInverseOfNegativeStrides) {
+  EXPECT_EQ(calc_error("left_inverse((_2,_2):(_-4,_-1))"),
+            "left_inverse: a stride is negative: a layout R has R(-x) = -R(x), so no R sends negative offsets back to "
+            "indices >= 0\n"
+            "  layout = (_2,_2):(_-4,_-1)\n"
+            "  fix: give every mode a positive stride (start the view at its lowest element)");
+}
+
+TEST(Errors, LeftInverseDivisibility) {
+  EXPECT_EQ(calc_error("left_inverse((_3,_2):(_2,_3))"),
+            "left_inverse: divisibility violated: a stride is not a multiple of the next smaller stride, so an offset "
+            "does not tell that mode's coordinate\n"
+            "  layout = (_3,_2):(_2,_3)\n"
+            "  stride = _3\n"
+            "  next smaller stride = _2\n"
+            "  fix: left_inverse inverts layouts whose sorted strides each divide the next; use right_inverse, or reorder "
+            "or split the modes");
+}

@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 COTILE = sys.argv[1]
-failures = 0
+failures = checks = 0
 
 
 def run(*args):
@@ -14,7 +14,8 @@ def run(*args):
 
 
 def check(name, cond, detail=""):
-    global failures
+    global failures, checks
+    checks += 1
     if not cond:
         failures += 1
         print(f"FAIL {name}: {detail}")
@@ -78,9 +79,31 @@ check("an overflowing --rows is a parse error", rc == 1 and "fits in 64 bits" in
 rc, _, err = run("calc", "mma_atom(SM100_MMA_F8F6F4_SS<float_e5m2_t,float_e5m2_t,float,abc,64,K,K>)")
 check("a non-numeric UMMA extent is an error", rc == 1 and "M and N are decimal numbers" in err, err)
 
+# laws: refused by default, CuTe's result with --as-cute (the law as a warning), verify law, golden
+BAD = "composition((_3,_4):(_8,_1), ((_4,_2),(_1)):((_2,_1),(_2)))"
+rc, out, err = run("calc", BAD)
+check("calc refuses a result that violates its law", rc == 1 and out == "" and
+      err.startswith("error: composition: R(c) = A(B(c)) fails at c = 2 (R(2) = 1, A(B(2)) = A(4) = 9)\n"), err)
+rc, out, err = run("calc", "--as-cute", BAD)
+check("calc --as-cute prints CuTe's result and warns", rc == 0 and out == "(((_2,_2),_2),(_1)):(((_16,_1),_8),(_1))\n" and
+      err.startswith("warning: composition: R(c) = A(B(c)) fails at c = 2"), out + err)
+rc, out, err = run("calc", "--as-cute", "--json", BAD)
+check("calc --as-cute --json carries the warnings", rc == 0 and "R(c) = A(B(c)) fails" in json.loads(out)["warnings"][0], out)
+rc, out, _ = run("verify", "law", "composition", "(_3,_4):(_8,_1)", "((_4,_2),(_1)):((_2,_1),(_2))")
+check("verify law fails with the witness", rc == 1 and out.startswith("FAIL composition: R(c) = A(B(c)): fails at c = 2"), out)
+rc, out, _ = run("verify", "law", "logical_divide", "(_8,_8):(_1,_8)", "(_2,_4):(_1,_8)")
+check("verify law checks a divide through its definition", rc == 0 and out.count("PASS") == 3, out)
+rc, out, _ = run("explain", "left_inverse", "(_4,_8):(_8,_1)")
+check("explain states the law as checked", rc == 0 and "holds on all 32 points" in out, out)
+with open("/tmp/cotile_cli_test_golden.txt", "w") as f:
+    f.write("complement\t((2,1),3):((_3,_3),_1)\t=>\t(1,0,2):(3,6,3)\ncoalesce\t(_2,_4):(_1,_2)\t=>\t_8:_1\n")
+rc, out, _ = run("golden", "/tmp/cotile_cli_test_golden.txt")
+check("golden lists a CuTe result that violates its law, and passes", rc == 0 and "LAW  /tmp/cotile_cli_test_golden.txt:1 complement" in out
+      and out.strip().endswith("2 passed, 0 failed; checked: 1 passed, 1 refused (CuTe's result violates its law), 0 failed"), out)
+
 # the main job (README): cotile explain with no arguments runs the preset
 rc, out, _ = run("explain")
 check("explain runs the fmha-gen-q preset", rc == 0 and "((_2,(_4,_8)),_16):((_1,(_256,_2)),_16)" in out)
 
-print(f"{9 + 13 + 3 - failures} passed, {failures} failed")
+print(f"{checks - failures} passed, {failures} failed")
 sys.exit(1 if failures else 0)

@@ -1,0 +1,96 @@
+// The fuzz targets' oracle: an operation's result against its law, evaluated by the independent
+// evaluator of the law tests (tests/algebra/law_oracle.hpp). A result that violates its law, or a
+// refusal for a law that CuTe's result does not violate, aborts (a finding).
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "../tests/algebra/law_oracle.hpp"
+#include "ops.hpp"
+
+namespace cotile::fuzz {
+
+// The oracle's verdict on `op` applied to args giving r ("" when the law holds; "-" when op has
+// no law the oracle knows, or the arguments are of other kinds).
+inline std::string oracle_verdict(const std::string& op, const std::vector<text::Value>& args, const text::Value& r) {
+  using text::Value;
+  auto is_layout = [&](size_t i) { return i < args.size() && args[i].kind == Value::kLayout; };
+  if (r.kind != Value::kLayout && op != "max_common_vector") return "-";
+  const Layout out = r.layout;
+  // The oracle enumerates in plain 64-bit arithmetic: keep to small domains and values.
+  auto modest = [](const Layout& l) {
+    for (int k = 0; k < l.shape.num_leaves(); ++k)
+      if (l.shape.leaf_at(k).value > 4096 || l.shape.leaf_at(k).value < -4096 || l.stride.leaf_at(k).value > (1 << 20) ||
+          l.stride.leaf_at(k).value < -(1 << 20))
+        return false;
+    return l.shape.num_leaves() <= 12;
+  };
+  for (const Value& a : args)
+    if (a.kind == Value::kLayout && !modest(a.layout)) return "-";
+  if (r.kind == Value::kLayout && !modest(out)) return "-";
+  auto small = [](const Layout& l) {
+    const oracle::Fn f(l);
+    int64_t n = 1;
+    for (int64_t x : f.s) {
+      if (x < 1) return false;
+      n *= x;
+      if (n > 4096) return false;
+    }
+    return true;
+  };
+  if (op == "composition" && args.size() == 2 && is_layout(0) && is_layout(1) && small(args[1].layout))
+    return oracle::composition(args[0].layout, args[1].layout, out);
+  if (op == "complement" && is_layout(0) && small(out)) {
+    const Layout& l = args[0].layout;
+    int64_t target = cosize(filter(l)).value;
+    if (args.size() == 2) {
+      if (args[1].kind != Value::kInt && args[1].kind != Value::kTuple) return "-";
+      target = size(text::to_int_tuple(args[1], op, 2)).value;
+    }
+    if (!small(l) || oracle::Fn(l).size() * oracle::Fn(out).size() > 65536) return "-";
+    return oracle::complement(l, target, out);
+  }
+  if (op == "left_inverse" && is_layout(0) && small(args[0].layout)) return oracle::left_inverse(args[0].layout, out);
+  if (op == "right_inverse" && is_layout(0) && small(out)) return oracle::right_inverse(args[0].layout, out);
+  if (op == "coalesce" && args.size() == 1 && is_layout(0) && small(args[0].layout)) return oracle::coalesce(args[0].layout, out);
+  if (op == "filter" && is_layout(0) && small(args[0].layout)) return oracle::filter(args[0].layout, out);
+  if (op == "upcast" && is_layout(0) && args.size() == 2 && args[1].kind == Value::kInt)
+    return oracle::upcast(args[0].layout, args[1].integer.value, out);
+  if (op == "max_common_layout" && is_layout(0) && is_layout(1) && small(out))
+    return oracle::max_common_layout(args[0].layout, args[1].layout, out);
+  return "-";
+}
+
+// Calls op as the calculator does (default mode: laws checked) and applies the oracle: to the
+// result, or, when op refused it for a violated law, to CuTe's result (which must violate it).
+inline text::Value call_checked(const std::string& op, const std::vector<text::Value>& args, const cli::CalcOptions& opt) {
+  try {
+    const text::Value r = cli::call(op, args, opt);
+    const std::string w = oracle_verdict(op, args, r);
+    if (w != "-" && !w.empty()) {
+      std::fprintf(stderr, "law violated by a returned result: %s -> %s: %s\n", op.c_str(), text::to_string(r).c_str(), w.c_str());
+      std::abort();
+    }
+    return r;
+  } catch (const LawError& e) {
+    if (std::string(e.what()).find("could not be verified") != std::string::npos) throw;
+    cli::CalcOptions cute = opt;
+    cute.unchecked = true;
+    text::Value c;
+    try {
+      c = cli::call(op, args, cute);
+    } catch (const Error&) {
+      throw e;
+    }
+    if (oracle_verdict(op, args, c).empty()) {
+      std::fprintf(stderr, "spurious refusal: %s -> %s holds its law\n%s\n", op.c_str(), text::to_string(c).c_str(), e.what());
+      std::abort();
+    }
+    throw;
+  }
+}
+
+}  // namespace cotile::fuzz

@@ -1,0 +1,61 @@
+// libFuzzer target: the laws as the oracle, on layouts built from the input's bytes (shapes,
+// strides, staticness, nesting) and an operation chosen by it. Every returned result must satisfy
+// its law by the independent evaluator, and every refusal for a violated law must be one that
+// CuTe's result really violates (law_check.hpp); anything else aborts.
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include "law_check.hpp"
+
+namespace {
+
+using namespace cotile;
+
+Int leaf(FuzzedDataProvider& in, int64_t lo, int64_t hi) {
+  const int64_t v = in.ConsumeIntegralInRange<int64_t>(lo, hi);
+  return Int{v, in.ConsumeBool()};
+}
+
+// A layout of rank 1..4, each mode a leaf or a pair, shapes 1..16, strides -8..64.
+Layout layout(FuzzedDataProvider& in) {
+  IntTuple s = IntTuple::tuple(), d = IntTuple::tuple();
+  const int r = in.ConsumeIntegralInRange<int>(1, 4);
+  for (int i = 0; i < r; ++i) {
+    const int n = in.ConsumeIntegralInRange<int>(1, 2);
+    IntTuple ss = IntTuple::tuple(), dd = IntTuple::tuple();
+    for (int k = 0; k < n; ++k) {
+      ss.push_back(I(leaf(in, 1, 16)));
+      dd.push_back(I(leaf(in, in.ConsumeIntegralInRange<int>(0, 15) == 0 ? -8 : 0, 64)));
+    }
+    s.push_back(n == 1 ? ss.get(0) : ss);
+    d.push_back(n == 1 ? dd.get(0) : dd);
+  }
+  if (r == 1 && in.ConsumeBool()) return Layout{s.get(0), d.get(0)};
+  return Layout{s, d};
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  FuzzedDataProvider in(data, size);
+  static const char* kOps[] = {"composition", "complement", "left_inverse", "right_inverse", "coalesce",
+                               "filter",      "upcast",     "max_common_layout"};
+  const std::string op = kOps[in.ConsumeIntegralInRange<int>(0, 7)];
+  std::vector<text::Value> args;
+  try {
+    args.push_back(text::Value::of(layout(in)));
+    if (op == "composition" || op == "max_common_layout") args.push_back(text::Value::of(layout(in)));
+    if (op == "complement" && in.ConsumeBool()) args.push_back(text::Value::of(I(leaf(in, 1, 256))));
+    if (op == "upcast") args.push_back(text::Value::of(S(int64_t(1) << in.ConsumeIntegralInRange<int>(1, 4))));
+  } catch (const Error&) {
+    return 0;  // a capacity limit while building the input
+  }
+  for (const bool strict : {false, true}) {
+    cli::CalcOptions opt;
+    opt.strict = strict;
+    try {
+      (void)fuzz::call_checked(op, args, opt);
+    } catch (const Error&) {
+    }
+  }
+  return 0;
+}
