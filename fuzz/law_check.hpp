@@ -64,6 +64,12 @@ inline std::string oracle_verdict(const std::string& op, const std::vector<text:
   return "-";
 }
 
+inline std::string args_text(const std::vector<text::Value>& args) {
+  std::string t = "(";
+  for (size_t i = 0; i < args.size(); ++i) t += (i ? ", " : "") + text::to_string(args[i]);
+  return t + ")";
+}
+
 // Calls op as the calculator does (default mode: laws checked) and applies the oracle: to the
 // result, or, when op refused it for a violated law, to CuTe's result (which must violate it).
 inline text::Value call_checked(const std::string& op, const std::vector<text::Value>& args, const cli::CalcOptions& opt) {
@@ -71,7 +77,8 @@ inline text::Value call_checked(const std::string& op, const std::vector<text::V
     const text::Value r = cli::call(op, args, opt);
     const std::string w = oracle_verdict(op, args, r);
     if (w != "-" && !w.empty()) {
-      std::fprintf(stderr, "law violated by a returned result: %s -> %s: %s\n", op.c_str(), text::to_string(r).c_str(), w.c_str());
+      std::fprintf(stderr, "law violated by a returned result: %s%s -> %s: %s\n", op.c_str(), args_text(args).c_str(),
+                   text::to_string(r).c_str(), w.c_str());
       std::abort();
     }
     return r;
@@ -86,7 +93,8 @@ inline text::Value call_checked(const std::string& op, const std::vector<text::V
       throw e;
     }
     if (oracle_verdict(op, args, c).empty()) {
-      std::fprintf(stderr, "spurious refusal: %s -> %s holds its law\n%s\n", op.c_str(), text::to_string(c).c_str(), e.what());
+      std::fprintf(stderr, "spurious refusal: %s%s -> %s holds its law\n%s\n", op.c_str(), args_text(args).c_str(),
+                   text::to_string(c).c_str(), e.what());
       std::abort();
     }
     throw;

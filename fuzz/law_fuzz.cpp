@@ -4,6 +4,8 @@
 // CuTe's result really violates (law_check.hpp); anything else aborts.
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <cstdlib>
+
 #include "law_check.hpp"
 
 namespace {
@@ -49,6 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const Error&) {
     return 0;  // a capacity limit while building the input
   }
+  if (std::getenv("COTILE_FUZZ_PRINT")) std::fprintf(stderr, "%s%s\n", op.c_str(), fuzz::args_text(args).c_str());
   for (const bool strict : {false, true}) {
     cli::CalcOptions opt;
     opt.strict = strict;

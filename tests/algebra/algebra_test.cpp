@@ -89,3 +89,14 @@ TEST(Algebra, SwizzleXorsHighBitsIntoLowBits) {
   EXPECT_EQ(sw(53), 49);
   EXPECT_EQ(sw(168), 188);
 }
+
+// max_common_layout's law is checked on its result: a step that violates its own law (here
+// A o right_inverse(B), whose B's stride 5 wraps around A's first mode) does not refuse a result
+// that holds (_1:_0, no common elements). Found by law_fuzz.
+TEST(Algebra, MaxCommonLayoutIsCheckedOnItsResult) {
+  const Layout a = L("((_16,_16),(_1,_16),12,(_3,12)):((_60,_60),(28,_-7),_51,(_60,_45))");
+  const Layout b = L("(_5,(_1,_16),(_16,2)):(_63,(28,_1),(10,29))");
+  EXPECT_THROW(composition(a, right_inverse(b)), LawError);
+  EXPECT_EQ(str(max_common_layout(a, b)), "_1:_0");
+  EXPECT_EQ(str(max_common_vector(a, b)), "_1");
+}

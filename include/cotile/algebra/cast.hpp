@@ -55,28 +55,46 @@ COTILE_HD constexpr Layout downcast(const Layout& l, int64_t n) {
   return r;
 }
 
+namespace detail {
+// The steps of max_common_layout (CuTe's): R = right_inverse(B) o layout<0>(C) with
+// C = coalesce(A o right_inverse(B)) when mode 0 of C has a static shape and static stride _1,
+// else _1:_0. The steps run unchecked; the law is checked on R (laws/cast.hpp), with the steps'
+// own laws as its cheap proof.
+struct MaxCommon {
+  Layout r;         // the common layout (_1:_0 when none)
+  Int n;            // its size as max_common_vector returns it (_1 when none)
+  bool steps_hold;  // right_inverse and the two compositions satisfy their laws
+};
+COTILE_HD constexpr MaxCommon max_common(const Layout& a, const Layout& b, Options opt) {
+  const Options inner{opt.strict, true, nullptr};
+  const Layout inv_b = right_inverse(b, inner);
+  const Layout ab = composition(a, inv_b, inner);
+  const Layout c = coalesce(ab);
+  const Int s0 = c.shape.get(0).value(), d0 = c.stride.get(0).value();
+  if (!(s0.is_static && is_constant(d0, 1))) return {Layout{}, S(1), true};
+  const Layout r = composition(inv_b, c.get(0), inner);
+  auto holds = [](const LawReport& rep) { return rep.holds && !rep.deferred; };
+  const bool steps = holds(laws::right_inverse(b, inv_b)) && holds(laws::composition(a, coalesce_x(a), inv_b, ab)) &&
+                     holds(laws::composition(inv_b, coalesce_x(inv_b), c.get(0), r));
+  return {r, s0, steps};
+}
+}  // namespace detail
+
 // max_common_vector(A, B): with C = coalesce(A o right_inverse(B)), the number of contiguous
 // elements A and B agree on: shape<0>(C) if mode 0 of C has a static shape and static stride _1,
 // else _1.
-// Law: for i < N, R = right_inverse(B): R(i) is an index of A and of B and A(R(i)) = B(R(i)) = i.
+// Law: for i < N, with R = right_inverse(B): R(i) is an index of A and of B, and
+// A(R(i)) = B(R(i)) = i (laws/cast.hpp).
 COTILE_HD constexpr Int max_common_vector(const Layout& a, const Layout& b, Options opt = {}) {
-  const Layout inv_b = right_inverse(b, opt);
-  const Layout c = coalesce(composition(a, inv_b, opt));
-  const Int s0 = c.shape.get(0).value(), d0 = c.stride.get(0).value();
-  if (!(s0.is_static && is_constant(d0, 1))) return S(1);
-  const Layout r = composition(inv_b, c.get(0), opt);
-  return lawful(opt, [&] { return laws::max_common_layout("max_common_vector", a, b, r); }, s0);
+  const detail::MaxCommon m = detail::max_common(a, b, opt);
+  return lawful(opt, [&] { return laws::max_common_layout("max_common_vector", a, b, m.r, m.steps_hold); }, m.n);
 }
 
 // max_common_layout(A, B): right_inverse(B) o layout<0>(C) under the same condition, else _1:_0.
 // Law: for i < size(R), R(i) is an index of A and of B, and A(R(i)) = B(R(i)) = i.
 COTILE_HD constexpr Layout max_common_layout(const Layout& a, const Layout& b, Options opt = {}) {
-  const Layout inv_b = right_inverse(b, opt);
-  const Layout c = coalesce(composition(a, inv_b, opt));
-  const Int s0 = c.shape.get(0).value(), d0 = c.stride.get(0).value();
-  if (!(s0.is_static && is_constant(d0, 1))) return Layout{};
-  const Layout r = composition(inv_b, c.get(0), opt);
-  return lawful(opt, [&] { return laws::max_common_layout("max_common_layout", a, b, r); }, r);
+  const detail::MaxCommon m = detail::max_common(a, b, opt);
+  return lawful(opt, [&] { return laws::max_common_layout("max_common_layout", a, b, m.r, m.steps_hold); }, m.r);
 }
 
 }  // namespace cotile

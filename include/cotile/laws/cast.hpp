@@ -40,10 +40,12 @@ COTILE_HD constexpr LawReport upcast(const Layout& l, int64_t n, const Layout& r
 
 inline constexpr const char* kMaxCommonLaw = "A(R(i)) = B(R(i)) = i with R(i) an index of A and B";
 
-// The part of the law the algorithm's checked steps do not give: R(i) < size(A) (R = right_inverse(B)
-// restricted, so R(i) < size(B); A(R(i)) = i and B(R(i)) = i follow from the laws of composition,
-// right_inverse and coalesce).
-COTILE_HD constexpr LawReport max_common_layout(const char* op, const Layout& a, const Layout& b, const Layout& r) {
+// The law for R = max_common_layout(A, B) (or the first max_common_vector(A, B) indices of it).
+// `steps_hold`: the algorithm's steps (right_inverse(B), A o right_inverse(B), right_inverse(B)
+// restricted) satisfy their laws; then A(R(i)) = B(R(i)) = i follows, and only R(i) < size(A) is
+// left (R(i) < size(B): R(i) is an index of B's right inverse). Otherwise every i is checked.
+COTILE_HD constexpr LawReport max_common_layout(const char* op, const Layout& a, const Layout& b, const Layout& r,
+                                                bool steps_hold) {
   LawReport rep;
   rep.op = op;
   rep.law = kMaxCommonLaw;
@@ -51,19 +53,39 @@ COTILE_HD constexpr LawReport max_common_layout(const char* op, const Layout& a,
     rep.deferred = true;
     return rep;
   }
-  const Flat fr = flat(r);
-  const int64_t na = flat(a).size(), nr = fr.size();
-  // R's strides are positive (prefix products of B's shape), so its largest value is R(size(R) - 1).
-  const int64_t last = nr > 0 ? fr(nr - 1) : 0;
-  if (last < na) return rep;
-  LawReport f = failed(op, kMaxCommonLaw);
-  f.message.add(" at i = ").num(nr - 1).add(": R(").num(nr - 1).add(") = ").num(last).add(" is not an index of A (size(A) = ")
-      .num(na).add(")");
-  line(f, "A", a);
-  line(f, "B", b);
-  cute(f, r);
-  fix(f, "compare layouts of the same size (the same tensor's elements)");
-  return f;
+  const Flat fa = flat(a), fb = flat(b), fr = flat(r);
+  const int64_t na = fa.size(), nb = fb.size(), nr = fr.size();
+  auto failure = [&](int64_t i, int64_t j) {
+    LawReport f = failed(op, kMaxCommonLaw);
+    f.message.add(" at i = ").num(i).add(" (R(").num(i).add(") = ").num(j);
+    if (j < 0 || j >= na || j >= nb) f.message.add(", not an index of both A and B: sizes ").num(na).add(" and ").num(nb).add(")");
+    else f.message.add(", A(").num(j).add(") = ").num(fa(j)).add(", B(").num(j).add(") = ").num(fb(j)).add(")");
+    line(f, "A", a);
+    line(f, "B", b);
+    cute(f, r);
+    fix(f, "compare layouts of the same tensor's elements (the same size)");
+    return f;
+  };
+  if (steps_hold) {
+    // R's strides are positive (prefix products of B's shape): its largest value is R(size(R) - 1).
+    const int64_t last = nr > 0 ? fr(nr - 1) : 0;
+    if (last >= na) return failure(nr - 1, last);
+    rep.proven = true;
+    return rep;
+  }
+  if (nr > law_points()) {
+    LawReport f = unverified(op, kMaxCommonLaw, nr);
+    line(f, "A", a);
+    line(f, "B", b);
+    cute(f, r);
+    return f;
+  }
+  for (int64_t i = 0; i < nr; ++i) {
+    const int64_t j = fr(i);
+    if (j < 0 || j >= na || j >= nb || fa(j) != i || fb(j) != i) return failure(i, j);
+  }
+  rep.points = nr;
+  return rep;
 }
 
 }  // namespace cotile::laws
