@@ -25,6 +25,10 @@ __global__ void compose(int64_t* out, int64_t stride) {
 }
 
 int run(int64_t stride, int64_t* host) {
+  // The engine's check runs on the device with its values on the thread's stack (layouts, the
+  // law's message): ~100 KiB (ptxas: a 52 KB frame plus its callees), far more than the default
+  // 1 KiB; docs/design/typed-layer.md.
+  if (cudaDeviceSetLimit(cudaLimitStackSize, 128 << 10) != cudaSuccess) return int(cudaGetLastError());
   int64_t* d = nullptr;
   cudaMalloc(&d, 8 * sizeof(int64_t));
   compose<<<1, 1>>>(d, stride);
@@ -46,8 +50,8 @@ int main(int argc, char** argv) {
   // Lawful: A o (_4,_2):(3,_1) = A(3i + j), the engine's values on the host.
   int64_t h[8] = {};
   int failures = 0;
-  if (run(3, h) != cudaSuccess) {
-    std::printf("FAIL the lawful composition did not run\n");
+  if (const int e = run(3, h); e != cudaSuccess) {
+    std::printf("FAIL the lawful composition did not run: %s\n", cudaGetErrorString(cudaError_t(e)));
     return 1;
   }
   const cotile::Layout a = cotile::Layout{cotile::make_tuple(cotile::I(cotile::S(3)), cotile::I(cotile::S(4))),
