@@ -1,8 +1,11 @@
 // The decode C ABI: plan (split heuristic, workspace), run (argument checks, one launch), errors,
 // and the streaming-read probe the benchmark compares against.
+#include <cuda.h>  // the driver's launch types (its entry point comes through the runtime: no libcuda link)
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <climits>
 #include <cmath>
 #include <cstdarg>
@@ -93,9 +96,68 @@ struct Launch {
   Launch(const Launch&) = delete;  // config.attrs points into this object
 };
 
-// Clusters of `size` CTAs of kernel k resident at once on the current device (0: not possible).
-int resident_clusters(const KernelInfo& k, int size, int64_t sms) {
-  const Launch launch(size * sms, kThreads, k.smem, size, nullptr);
+// The launch through the driver's cuLaunchKernelEx, found once through the runtime, with each
+// kernel's CUfunction found once: less host time a call than cudaLaunchKernelExC, which resolves
+// the kernel and translates the configuration on every launch (bench/decode/host_cost.cu measures
+// both; COTILE_DECODE_RUNTIME_LAUNCH=1 selects the runtime's). Null when unavailable.
+using DriverLaunchFn = CUresult (*)(const CUlaunchConfig*, CUfunction, void**, void**);
+DriverLaunchFn driver_launch() {
+  static const DriverLaunchFn fn = []() -> DriverLaunchFn {
+    const char* env = std::getenv("COTILE_DECODE_RUNTIME_LAUNCH");
+    if (env && env[0] == '1') return nullptr;
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion("cuLaunchKernelEx", &p, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess) {
+      cudaGetLastError();
+      return nullptr;
+    }
+    return reinterpret_cast<DriverLaunchFn>(p);
+  }();
+  return fn;
+}
+// The CUfunction of a kernel (one cache slot per head_dim and cache type); null when not found.
+CUfunction driver_function(int64_t d, int32_t kv, const void* fn) {
+  static std::atomic<CUfunction> cache[3 * 4];
+  const int slot = (d == 64 ? 0 : d == 128 ? 1 : 2) * 4 + kv;
+  CUfunction f = cache[slot].load(std::memory_order_acquire);
+  if (f) return f;
+  cudaFunction_t g = nullptr;
+  if (cudaGetFuncBySymbol(&g, fn) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  f = reinterpret_cast<CUfunction>(g);
+  cache[slot].store(f, std::memory_order_release);
+  return f;
+}
+// The same launch as Launch (below) through the driver.
+cudaError_t launch_with_driver(DriverLaunchFn launch, CUfunction f, int64_t grid, int threads, int smem, int cluster,
+                               cudaStream_t stream, void** args) {
+  CUlaunchAttribute attrs[2] = {};
+  CUlaunchConfig c{};
+  c.gridDimX = unsigned(grid), c.gridDimY = c.gridDimZ = 1;
+  c.blockDimX = unsigned(threads), c.blockDimY = c.blockDimZ = 1;
+  c.sharedMemBytes = unsigned(smem);
+  c.hStream = reinterpret_cast<CUstream>(stream);
+  c.attrs = attrs;
+  if (cluster > 1) {
+    CUlaunchAttribute& a = attrs[c.numAttrs++];
+    a.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    a.value.clusterDim.x = unsigned(cluster), a.value.clusterDim.y = 1, a.value.clusterDim.z = 1;
+  }
+  if (COTILE_DECODE_PDL) {
+    CUlaunchAttribute& a = attrs[c.numAttrs++];
+    a.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    a.value.programmaticStreamSerializationAllowed = 1;
+  }
+  return launch(&c, f, args, nullptr) == CUDA_SUCCESS ? cudaSuccess : cudaErrorLaunchFailure;
+}
+
+// Clusters of `size` CTAs of kernel k, each with `smem` bytes of dynamic shared memory, resident at
+// once on the current device (0: not possible).
+int resident_clusters(const KernelInfo& k, int size, int64_t sms, int smem) {
+  const Launch launch(size * sms, kThreads, smem, size, nullptr);
   int clusters = 0;
   if (cudaOccupancyMaxActiveClusters(&clusters, k.fn, &launch.config) != cudaSuccess) {
     cudaGetLastError();  // not an error of the plan: this size is not possible
@@ -110,9 +172,9 @@ struct RestoreDevice {
   ~RestoreDevice() { cudaSetDevice(device); }
 };
 
-ClusterSlots cluster_slots(const KernelInfo& k, int64_t sms) {
+ClusterSlots cluster_slots(const KernelInfo& k, int64_t sms, int smem) {
   ClusterSlots c;
-  for (int size = 2; size <= kMaxCluster; ++size) c.clusters[size] = resident_clusters(k, size, sms);
+  for (int size = 2; size <= kMaxCluster; ++size) c.clusters[size] = resident_clusters(k, size, sms, smem);
   return c;
 }
 
@@ -174,9 +236,18 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   if (per_sm < 1) return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: the kernel does not fit on this device (%d bytes of shared memory)", k.smem);
   const int64_t m_tiles = (group + kRows - 1) / kRows;
   const int64_t units = s.batch * s.heads_kv * m_tiles;
-  const Machine machine{sms, per_sm, cluster_slots(k, sms)};
+  // A solo launch (plan.hpp, solo_launch) needs the reservation to leave one CTA an SM; the plan
+  // models the clusters resident at the shared memory each launch asks for.
+  int alone = 0;
+  if (solo_bytes > k.smem)
+    COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&alone, k.fn, kThreads, solo_bytes), "cotile_decode_plan: occupancy");
+  Machine machine{sms, per_sm, cluster_slots(k, sms, k.smem)};
+  if (alone == 1 && dtype_bytes(s.kv_type) == 1) {
+    machine.solo = true;
+    machine.solo_clusters = cluster_slots(k, sms, solo_bytes);
+  }
   const Work work = Work::of(units, s.max_kv_len, s.head_dim, dtype_bytes(s.kv_type), group);
-  const SplitChoice choice = s.splits > 0 ? choose_merge(units, s.splits, machine.clusters) : choose_splits(machine, work);
+  const SplitChoice choice = s.splits > 0 ? choose_merge(machine, work, s.splits) : choose_splits(machine, work);
   const int splits = choice.splits;
   const int64_t grid = units * splits;
   if (s.batch > INT_MAX / s.heads_kv || grid > INT_MAX)
@@ -194,12 +265,7 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   int clock_khz = 0;
   COTILE_CUDA_TRY(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, s.device), "cotile_decode_plan: clock rate");
   plan->stagger_cycles = int32_t(stagger_cycles(grid, sms, per_sm, clock_khz));
-  plan->smem_bytes = k.smem;
-  if (solo_bytes > k.smem && solo_launch(grid, sms, per_sm, dtype_bytes(s.kv_type))) {
-    int alone = 0;  // a solo launch when that size leaves room for one CTA an SM
-    COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&alone, k.fn, kThreads, solo_bytes), "cotile_decode_plan: occupancy");
-    if (alone == 1) plan->smem_bytes = solo_bytes;
-  }
+  plan->smem_bytes = choice.solo ? solo_bytes : k.smem;
   plan->workspace_bytes = workspace_layout(units, splits, s.head_dim, plan->cluster).total;
   return ok();
 }
@@ -211,7 +277,7 @@ extern "C" int32_t cotile_decode_resident_clusters(const cotile_decode_plan_t* p
   if (!k.fn || cudaGetDevice(&caller_device) != cudaSuccess) return 0;
   const RestoreDevice restore{caller_device};
   if (cudaSetDevice(plan->shape.device) != cudaSuccess) return 0;
-  return resident_clusters(k, size, plan->sms);
+  return resident_clusters(k, size, plan->sms, plan->smem_bytes);
 }
 
 namespace {
@@ -317,6 +383,14 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   p.trace = g_trace;
 #endif
   void* kargs[] = {&p};
+  if (const DriverLaunchFn dl = driver_launch()) {
+    if (const CUfunction f = driver_function(s.head_dim, s.kv_type, k.fn)) {
+      COTILE_CUDA_TRY(launch_with_driver(dl, f, plan->grid, kThreads, plan->smem_bytes, plan->cluster,
+                                         static_cast<cudaStream_t>(stream), kargs),
+                      "cotile_decode_run: launch");
+      return ok();
+    }
+  }
   const Launch launch(plan->grid, kThreads, plan->smem_bytes, plan->cluster, static_cast<cudaStream_t>(stream), true);
   COTILE_CUDA_TRY(cudaLaunchKernelExC(&launch.config, k.fn, kargs), "cotile_decode_run: launch");
   return ok();

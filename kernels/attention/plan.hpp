@@ -35,41 +35,64 @@ inline Workspace workspace_layout(int64_t units, int64_t splits, int64_t d, int6
 //                waves * cta bytes / cta_rate)             what one CTA can consume
 //   time   = stream + waves * kStartup + merge
 // The rates (Work::of): one CTA alone on an SM streams slightly faster than two CTAs share it
-// (cta_rate 1.05) and up to 1.3x the share when other SMs idle. fp8 caches and D = 64 (more work
+// (cta_rate, refitted below) and up to 1.3x the share when other SMs idle. fp8 caches and D = 64 (more work
 // per byte) had lower rates until the lazy rescale and fewer address instructions per tile; since
 // then forced-split sweeps (results/h200_2026-11-29_splits) find the same choices best for them
 // as for 16-bit caches with D = 128 (e.g. fp8 (8,32,8,8192): 2c 37.0 us, 4 40.8 us).
-// The merge: none for s = 1; kClusterMerge when the unit's s CTAs form a cluster and merge in
-// distributed shared memory; through the workspace, kGlobalMerge (publish, counter: L2 round
-// trips, and the splits' spread over the GPU) plus the last CTA reading the s partials
-// (s * partial_bytes) at ~22 GB/s (kMergeRead x the share).
+// The merge: none for s = 1; in a cluster, the s partials read over distributed shared memory
+// (kClusterMergeRead x s * partial_bytes); through the workspace, kGlobalMerge (publish, counter:
+// L2 round trips, and the splits' spread over the GPU) plus the last CTA reading the s partials
+// (kMergeRead x s * partial_bytes).
 // Clusters are used in one wave only (clusters[s] >= units; clusters[s] = resident clusters of
 // size s, 0 when not possible): 4-CTA clusters for 64 units, 62 resident, ran 1.4x slower.
 // Ties go to more splits (more loads in flight at the same modelled time).
-inline constexpr double kStartup = 85e3, kClusterMerge = 34e3, kGlobalMerge = 136e3;  // 2.5, 1, 4 us
-inline constexpr double kMergeRead = 1.55;
+// The constants were refitted to the model sweep (bench/decode/sweep.py, 234 cases of 16 public
+// models' per-GPU heads, each with every forced split count timed isolated and in sequence:
+// results in docs/design/decode.md): a CTA alone streams at 0.8 of an SM's share (cta_rate,
+// before 1.05: one-CTA grids were too cheap, so long single sequences got too few splits), a
+// cluster's merge costs its partials' reads only, the workspace merge 3 us plus the reads. With
+// the old constants the plan was within 5% of the best forced count, in both timings, on 123 of
+// the 234 cases (worst 1.99x); with these, 152 (worst 1.41x); one split count is within 5% of
+// the best in both timings on 204 (the two timings disagree on the rest).
+inline constexpr double kStartup = 85e3, kGlobalMerge = 100e3;  // 2.5, 3 us
+inline constexpr double kClusterMergeRead = 1.0, kMergeRead = 1.0;
+// The split counts the plan chooses among: those the sweep measures (a count in between was
+// never better by more than the runs' noise).
+inline constexpr int kSplitCounts[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
 struct SplitChoice {
   int splits, cluster;  // cluster: s when clustered, else 1
+  bool solo = false;    // launched solo: one CTA an SM by a shared-memory reservation (solo_launch)
 };
 struct ClusterSlots {
   int64_t clusters[kMaxCluster + 1] = {};  // resident clusters of each size 2 .. kMaxCluster
 };
 struct Machine {
   int64_t sms, ctas_per_sm;
-  ClusterSlots clusters;
+  ClusterSlots clusters;       // resident clusters at the kernel's shared memory
+  ClusterSlots solo_clusters;  // resident clusters at a solo launch's shared memory (one CTA an SM)
+  bool solo = false;           // this device can launch solo (the reservation fits and leaves one CTA an SM)
 };
 struct Work {
   int64_t units, rows, row_bytes;  // rows: the longest sequence's; row_bytes: K and V of one row
   int64_t partial_bytes;           // one split's partial O of a unit: its query rows x D, 16-bit
   double cta_rate, sm_rate;
+  int kv_bytes = 2;                // bytes of a cache element (1: fp8, which launches solo where it can)
   static Work of(int64_t units, int64_t rows, int64_t head_dim, int64_t kv_bytes, int64_t group) {
-    return {units, rows, 2 * head_dim * kv_bytes, std::min<int64_t>(group, kRows) * head_dim * 2, 1.05, 1.3};
+    return {units, rows, 2 * head_dim * kv_bytes, std::min<int64_t>(group, kRows) * head_dim * 2, 0.8, 1.3, int(kv_bytes)};
   }
 };
-// The merge for a given s: the cluster when all units' clusters are resident at once.
-inline SplitChoice choose_merge(int64_t units, int s, const ClusterSlots& c) {
-  const bool clustered = s >= 2 && s <= kMaxCluster && c.clusters[s] >= units;
-  return {s, clustered ? s : 1};
+inline bool solo_launch(int64_t grid, int64_t sms, int64_t ctas_per_sm, int kv_bytes);
+// The merge and the reservation for a given s, as the launch will make them: solo where the rule
+// (solo_launch) says so; clustered when every unit's cluster is resident at once at the shared
+// memory the launch asks for: a solo launch's clusters of one CTA an SM (fewer fit: 8-CTA clusters
+// need 8 SMs of one GPC each), else, without the reservation, the kernel's.
+inline SplitChoice choose_merge(const Machine& m, const Work& w, int s) {
+  const bool solo = m.solo && solo_launch(w.units * s, m.sms, m.ctas_per_sm, w.kv_bytes);
+  if (s >= 2 && s <= kMaxCluster) {
+    if (solo && m.solo_clusters.clusters[s] >= w.units) return {s, s, true};
+    if (m.clusters.clusters[s] >= w.units) return {s, s, false};
+  }
+  return {s, 1, solo};
 }
 inline double split_cost(const Machine& m, const Work& w, const SplitChoice& c) {
   const int64_t s = c.splits, ctas = w.units * s, rows = std::max<int64_t>(1, w.rows);
@@ -78,17 +101,20 @@ inline double split_cost(const Machine& m, const Work& w, const SplitChoice& c) 
   const double cta_bytes = double(((rows + s - 1) / s + kRows - 1) / kRows * kRows * w.row_bytes);
   const double stream = std::max({double(w.units) * double(rows) * double(w.row_bytes) / double(m.sms), double(per_sm) * cta_bytes / w.sm_rate,
                                   double(waves) * cta_bytes / w.cta_rate});
-  const double merge = s == 1 ? 0.0 : c.cluster > 1 ? kClusterMerge : kGlobalMerge + kMergeRead * double(s * w.partial_bytes);
+  const double merge = s == 1                 ? 0.0
+                       : c.cluster > 1        ? kClusterMergeRead * double(s * w.partial_bytes)
+                                              : kGlobalMerge + kMergeRead * double(s * w.partial_bytes);
   return stream + double(waves) * kStartup + merge;
 }
-// s from 1 to min(128, rows / 64): every warp keeps at least one 16-row tile.
+// s among kSplitCounts up to min(128, rows / 64): every warp keeps at least one 16-row tile.
 inline SplitChoice choose_splits(const Machine& m, const Work& w) {
   const int64_t rows = std::max<int64_t>(1, w.rows);
   const int64_t cap = std::min<int64_t>((rows + kWarps * kRows - 1) / (kWarps * kRows), kMaxSplits);
   SplitChoice best{1, 1};
   double best_cost = 1e300;
-  for (int64_t s = 1; s <= std::max<int64_t>(1, cap); ++s) {
-    const SplitChoice c = choose_merge(w.units, int(s), m.clusters);
+  for (const int s : kSplitCounts) {
+    if (s > std::max<int64_t>(1, cap)) break;
+    const SplitChoice c = choose_merge(m, w, s);
     const double cost = split_cost(m, w, c);
     if (cost <= best_cost * 1.0001) best_cost = std::min(best_cost, cost), best = c;
   }

@@ -169,13 +169,17 @@ using cotile::attention::detail::workspace_layout;
 
 // The H200 as the plan sees it: 132 SMs, 2 CTAs each (1 for D = 256), and the resident clusters
 // of 2 .. 8 CTAs that cudaOccupancyMaxActiveClusters reported.
+// A solo launch (one CTA an SM by its shared memory) sees the one-CTA-an-SM counts.
 Machine h200(bool d256 = false) {
-  Machine m{132, d256 ? 1 : 2, {}};
+  Machine m{132, d256 ? 1 : 2, {}, {}, !d256};
   const int64_t two[] = {132, 79, 62, 47, 39, 32, 30}, one[] = {66, 39, 30, 22, 17, 15, 15};
-  for (int s = 2; s <= 8; ++s) m.clusters.clusters[s] = d256 ? one[s - 2] : two[s - 2];
+  for (int s = 2; s <= 8; ++s) {
+    m.clusters.clusters[s] = d256 ? one[s - 2] : two[s - 2];
+    m.solo_clusters.clusters[s] = one[s - 2];
+  }
   return m;
 }
-Machine no_clusters() { return {132, 2, {}}; }
+Machine no_clusters() { return {132, 2, {}, {}, false}; }
 // Work of (B, Hkv, N) at head_dim D with `bytes` per cache element and G query heads per KV head
 // (G <= 16: one m-tile).
 Work work(int64_t B, int64_t Hkv, int64_t N, int64_t D = 128, int64_t bytes = 2, int64_t G = 4) {
@@ -184,23 +188,22 @@ Work work(int64_t B, int64_t Hkv, int64_t N, int64_t D = 128, int64_t bytes = 2,
 
 std::string str(SplitChoice c) { return std::to_string(c.splits) + (c.cluster > 1 ? "c" : ""); }
 
-// The benchmark's shapes on the H200, where the choices below were measured best (or within 2%)
-// among the split counts tried (docs/design/decode.md).
-TEST(DecodeSplits, FewLongSequencesFillOneWave) {
-  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 32768))), "16");       // one CTA per SM (33: 2 per SM, measured equal)
-  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 131072, 128, 2, 16))), "16");  // (1,128,8,131072): one CTA per SM
-  EXPECT_EQ(str(choose_splits(h200(), work(8, 8, 8192))), "2c");        // pairs in clusters: 2c 62.2, 3c 65.6, 4 62.9
-  EXPECT_EQ(str(choose_splits(h200(), work(4, 32, 8192, 128, 2, 1))), "1");  // 128 units: one CTA per SM already
-  EXPECT_EQ(str(choose_splits(h200(true), work(8, 8, 8192, 256))), "2c");
-  EXPECT_EQ(str(choose_splits(h200(), work(16, 4, 16384))), "2c");
-  // fp8 caches and D = 64 choose as 16-bit D = 128 does (forced-split sweeps, H200, us; the
-  // figures after "then" were measured after the L2 evict-first policy and the batch-8 merge):
-  EXPECT_EQ(str(choose_splits(h200(), work(8, 8, 8192, 128, 1))), "2c");          // 2c 37.0, 4 40.8, 8 48.4; then 2c 35.8, 3c 39.9, 4 37.2
-  EXPECT_EQ(str(choose_splits(h200(), work(16, 4, 16384, 128, 1))), "2c");        // 2c 67.8, 4 74.0
-  EXPECT_EQ(str(choose_splits(h200(), work(8, 8, 8192, 64))), "2c");             // 2c 35.7, 3c 37.4, 4 37.8
-  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 32768, 128, 1))), "16");         // 16 25.2, 33 26.1
-  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 131072, 128, 1, 16))), "16");    // 16 72.0, 33 77.7; then 16 67.5, 24 80.3, 32 71.7
-  EXPECT_EQ(str(choose_splits(h200(), work(4, 32, 8192, 128, 1, 1))), "1");       // 1 65.7, 2c 68.3
+// Cases of the model sweep (bench/decode/sweep.py) on the H200: the plan's choice, its time
+// isolated / in sequence (us), and the best forced split count of each timing where another.
+TEST(DecodeSplits, LongSequencesSplitToFillTheGpu) {
+  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 65536))), "32");                  // 80.5/67.0; best isolated 24: 77.2
+  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 65536, 128, 1))), "32");          // fp8 49.1/38.5; 24: 46.4, 16: 37.7
+  EXPECT_EQ(str(choose_splits(h200(), work(1, 2, 65536, 128, 1, 8))), "64");       // fp8 34.3/20.3; 48: 33.5
+  EXPECT_EQ(str(choose_splits(h200(), work(1, 1, 65536, 128, 1, 8))), "96");       // fp8 32.4/19.6; 64: 17.9 in sequence
+  EXPECT_EQ(str(choose_splits(h200(true), work(1, 8, 65536, 256, 2, 2))), "16");   // D = 256: 138.8/127.2, the best of both
+  EXPECT_EQ(str(choose_splits(h200(), work(16, 1, 16384, 128, 2, 8))), "16");      // 49.1/36.9; 6c: 43.1 isolated
+}
+
+TEST(DecodeSplits, ShortBatchesMergeInSmallClusters) {
+  EXPECT_EQ(str(choose_splits(h200(), work(8, 8, 1024, 128, 1))), "3c");           // fp8 13.9/10.0, the best of both
+  EXPECT_EQ(str(choose_splits(h200(), work(16, 4, 4096, 128, 1, 7))), "3c");       // fp8 26.7/23.6; 2c: 21.5 in sequence
+  EXPECT_EQ(str(choose_splits(h200(), work(8, 16, 1024, 128, 1, 2))), "2c");       // fp8 17.2/13.1, the best of both
+  EXPECT_EQ(str(choose_splits(h200(true), work(8, 8, 1024, 256, 2, 2))), "2c");    // D = 256: 29.8/20.2, the best of both
 }
 
 TEST(DecodeSplits, ManySequencesDoNotSplit) {
@@ -223,12 +226,32 @@ TEST(DecodeSplits, EachWarpKeepsAtLeastATile) {
 }
 
 TEST(DecodeSplits, ClustersThatNeedMoreWavesAreNotUsed) {
-  const ClusterSlots c = h200().clusters;                         // 62 clusters of 4 resident
-  EXPECT_EQ(choose_merge(64, 4, c).cluster, 1);                   // 64 units of 4: through memory
-  EXPECT_EQ(choose_merge(62, 4, c).cluster, 4);
-  EXPECT_EQ(choose_merge(6, 3, c).cluster, 3);                    // forced 3: a cluster
-  EXPECT_EQ(choose_merge(6, 20, c).cluster, 1);                   // beyond the largest cluster
-  EXPECT_EQ(choose_merge(6, 1, c).cluster, 1);                    // nothing to merge
+  const Machine m = h200();                                       // 62 clusters of 4 resident
+  EXPECT_EQ(choose_merge(m, work(64, 1, 8192), 4).cluster, 1);    // 64 units of 4: through memory
+  EXPECT_EQ(choose_merge(m, work(62, 1, 8192), 4).cluster, 4);
+  EXPECT_EQ(choose_merge(m, work(6, 1, 8192), 3).cluster, 3);     // forced 3: a cluster
+  EXPECT_EQ(choose_merge(m, work(6, 1, 8192), 20).cluster, 1);    // beyond the largest cluster
+  EXPECT_EQ(choose_merge(m, work(6, 1, 8192), 1).cluster, 1);     // nothing to merge
+}
+
+// A solo fp8 launch holds one CTA an SM, so its clusters must fit at that reservation: 16 units of
+// 8 splits (Qwen2.5-7B, B = 4) are 16 clusters of 8, of which 15 fit one CTA an SM: they go without
+// the reservation (30 fit at two CTAs an SM); 15 units stay solo. 16-bit caches never launch solo.
+TEST(DecodeSplits, SoloClustersFitAtTheReservedSharedMemory) {
+  const Machine m = h200();
+  const SplitChoice a = choose_merge(m, work(4, 4, 65536, 128, 1, 7), 8);
+  EXPECT_EQ(a.cluster, 8);
+  EXPECT_FALSE(a.solo);
+  const SplitChoice b = choose_merge(m, work(15, 1, 65536, 128, 1, 7), 8);
+  EXPECT_EQ(b.cluster, 8);
+  EXPECT_TRUE(b.solo);   // 120 CTAs in 15 clusters of 8: they fit one CTA an SM
+  const SplitChoice c = choose_merge(m, work(8, 8, 8192, 128, 1), 2);  // 128 CTAs in 64 pairs: 66 fit solo
+  EXPECT_EQ(c.cluster, 2);
+  EXPECT_TRUE(c.solo);
+  EXPECT_FALSE(choose_merge(m, work(8, 8, 8192, 128, 2), 2).solo);   // 16-bit
+  Machine none = m;
+  none.solo = false;                                                  // the device cannot reserve
+  EXPECT_FALSE(choose_merge(none, work(8, 8, 8192, 128, 1), 2).solo);
 }
 
 // The early L2 prefetch (before the dependency wait) where the A/Bs found it pays: long CTAs of
