@@ -1,0 +1,598 @@
+"""bench/decode/sweep.py: the decode kernel on the per-GPU heads of public models (issue 24), every
+kernel timed the same three ways, against PyTorch and a plain read of the same bytes.
+
+    COTILE_ATTENTION_LIB=build-release/lib/libcotile_attention.so python3 bench/decode/sweep.py --out DIR
+    bash bench/decode/sweep.sh --out DIR        # builds the library first
+    python3 bench/decode/sweep.py --list         # the cases and the run-time estimate (no PyTorch needed)
+
+Cases (models.py): the distinct per-GPU (Hq, Hkv, D) of the model table (tensor-parallel shards
+included), each at ~5 (batch, context) points from 0.5 MiB to 1 GiB of 16-bit KV, with bf16 and
+fp8-e4m3 caches (q and o bf16), contiguous [B, Hkv, N, D] and, on two points, paged with 16- and
+64-token pages ([pages, page_size, Hkv, D], a shuffled int32 page table [B, N / page_size]).
+All contiguous cases run first, then the paged ones (a run cut short by --deadline loses paged
+cases first). --quick, --models and --filter choose fewer; the estimate (models.estimate) is
+printed first.
+
+Kernels: `cotile` (python/cotile_decode.py, DecodePlan.run with the plan's split count); the PyTorch
+SDPA backends cudnn, flash, efficient (and math on caches <= 16 MiB) through
+scaled_dot_product_attention(enable_gqa=True) under sdpa_kernel; `flex` (torch.compile(flex_attention,
+dynamic=False), contiguous caches only: a page table is not simple to express for it; by default on
+two points per configuration, models.flex_case); `read`: cotile_decode.stream_read over buffers of
+exactly the case's KV bytes. PyTorch runs on bf16 contiguous caches only: no PyTorch attention
+takes fp8 K/V or a page table; fp8 and paged cases are judged against that (sweep_targets.py).
+
+Timing, the same three ways for every kernel (microseconds a call):
+  (a) isolated: before each call one read pass over an unrelated 512 MiB buffer (a PyTorch sum, an
+      ordinary launch; L2 is left holding clean, unrelated lines), then CUDA events around the call alone; 15 calls over the rotating
+      input copies; the median, and the worst (a_worst_us). A GPU sleep first keeps the host ahead.
+  (b) in sequence: a CUDA graph of n calls over input copies of >= 256 MiB in all (L2 holds 60 MB),
+      each call after an unrelated GEMM ([64, 4096] x [4096, 512] bf16: 4 MiB of weights, a few us,
+      what a decode step's projection is); a graph of the n GEMMs alone is timed alike and
+      subtracted: (graph - GEMM graph) / n, medians of 7 replays each.
+  (c) back to back: a graph of the n calls alone (bench.py's time_per_call), median of 7 replays.
+  A kernel that cannot be captured is timed eagerly (graphed = False: host time included).
+pct_read_{a,b,c}: the plain read's time of the same bytes over the kernel's, in %, per mode.
+Oracle (cotile rows): every forced split count (models.oracle_candidates: 1, 2, 3, 4, 6, 8, 12, 16,
+24, 32, 48, 64, 96, 128 up to the plan's cap min(128, ceil(N / 64)), grids of at most 16 CTAs an
+SM, and the plan's own) timed under (a) (5 calls) and (b) (3 replays); the best of each mode, and
+the plan's time (its row's a_us, b_us) over it (plan_vs_oracle_{a,b}; target <= 1.05); column
+`oracle` lists every count's a/b times (`c`: merged in a cluster).
+Host cost: DecodePlan.run's host time (time.perf_counter over batches of 50 calls with the GPU
+otherwise idle, synchronized between batches), contiguous and paged, B = 1 (target <= 10 us).
+Correctness: each cotile case once against an fp32 reference on its first two sequences (relative
+error; > 2e-2 is reported as a failure and the script exits 1 after writing its results).
+
+Output in DIR: sweep.csv (one row per case and kernel, written after every case), sweep.txt (what
+is printed), sweep.png (each kernel's % of the plain read against KV bytes, a panel per mode), and
+the targets at the end (sweep_targets.py; it also judges a stored CSV). --deadline (default 530 s)
+stops starting new cases, so the run ends within 10 minutes even if the estimate is low.
+"""
+import argparse
+import csv
+import math
+import os
+import statistics
+import sys
+import time
+import types
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+import models as M  # noqa: E402
+import sweep_targets  # noqa: E402
+
+torch = F = cotile_decode = None  # imported by gpu_imports(), so that --list needs no PyTorch
+
+FIELDS = ["label", "models", "Hq", "Hkv", "D", "G", "B", "N", "kv", "layout", "page_size", "kv_MiB", "kv16_MiB", "kernel",
+          "status", "a_us", "a_worst_us", "b_us", "c_us", "pct_read_a", "pct_read_b", "pct_read_c", "graphed",
+          "calls_per_graph", "copies", "splits", "cluster", "grid", "rel_err", "oracle_a_splits", "oracle_a_us",
+          "plan_vs_oracle_a", "oracle_b_splits", "oracle_b_us", "plan_vs_oracle_b", "oracle", "probe_TBps"]
+SDPA = (("cudnn", "CUDNN_ATTENTION"), ("flash", "FLASH_ATTENTION"), ("efficient", "EFFICIENT_ATTENTION"), ("math", "MATH"))
+MAX_REL_ERR = 2e-2
+
+
+def gpu_imports():
+    global torch, F, cotile_decode
+    import torch as _torch
+    import torch.nn.functional as _F
+    torch, F = _torch, _F
+    import cotile_decode as _cd
+    cotile_decode = _cd
+    warnings.filterwarnings("ignore")
+
+
+class Log:
+    """print, and keep every line for sweep.txt."""
+
+    def __init__(self):
+        self.lines = []
+
+    def __call__(self, *parts, err=False):
+        line = " ".join(str(p) for p in parts)
+        self.lines.append(line)
+        print(line, file=sys.stderr if err else sys.stdout, flush=True)
+
+
+def median(xs):
+    return statistics.median(xs)
+
+
+class Timer:
+    """The three ways of timing a list of calls (one per input copy): isolated, in_sequence, chain."""
+
+    def __init__(self):
+        self.flush_buf = torch.zeros(M.FLUSH_BYTES, dtype=torch.uint8, device="cuda")
+        self.flush_words, self.flush_out = self.flush_buf.view(torch.int32), torch.empty((), dtype=torch.int64, device="cuda")
+        self.x = torch.randn(64, 4096, device="cuda", dtype=torch.bfloat16)
+        self.w = torch.randn(4096, 512, device="cuda", dtype=torch.bfloat16)
+        self.y = torch.empty(64, 512, device="cuda", dtype=torch.bfloat16)
+        self.stream = torch.cuda.Stream()  # graphs are captured on it
+        self.between()
+        torch.cuda.synchronize()
+        with torch.cuda.stream(self.stream):
+            self.between()  # cuBLAS's workspace for the capture stream, before any capture
+        torch.cuda.synchronize()
+
+    def between(self):  # the unrelated kernel of (b): a decode step's small projection GEMM
+        torch.mm(self.x, self.w, out=self.y)
+
+    def flush(self):
+        """The unrelated read pass of (a): a PyTorch reduction over 512 MiB, an ordinary launch (not a
+        programmatic dependent one like stream_read, which a kernel's early trigger would let start
+        during the timed call's tail)."""
+        self.flush_out = torch.sum(self.flush_words)
+
+    def head_start(self):
+        """Keeps the GPU busy ~2.5 ms, so that the host enqueues (a)'s calls ahead of it."""
+        if hasattr(torch.cuda, "_sleep"):
+            torch.cuda._sleep(M.HEAD_START_CYCLES)
+        else:
+            for _ in range(24):
+                self.flush()
+
+    @staticmethod
+    def events(n):
+        return [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(n)]
+
+    def isolated(self, calls, reps):
+        """(median, worst) us of one call after an unrelated 512 MiB read pass, CUDA events around it."""
+        torch.cuda.synchronize()
+        ev = self.events(reps)
+        self.head_start()
+        for r, (s, e) in enumerate(ev):
+            self.flush()
+            s.record()
+            calls[r % len(calls)]()
+            e.record()
+        torch.cuda.synchronize()
+        ts = sorted(s.elapsed_time(e) * 1e3 for s, e in ev)
+        return median(ts), ts[-1]
+
+    def capture(self, body):
+        """A CUDA graph of body(), or None when it cannot be captured. (capture_begin/end on a side
+        stream rather than torch.cuda.graph, which collects garbage and empties the cache each time.)"""
+        try:
+            g = torch.cuda.CUDAGraph()
+            self.stream.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(self.stream):
+                g.capture_begin()
+                try:
+                    body()
+                finally:
+                    g.capture_end()
+            torch.cuda.current_stream().wait_stream(self.stream)
+            g.replay()
+            torch.cuda.synchronize()
+            return g
+        except Exception:  # noqa: BLE001 (not capturable: timed eagerly)
+            torch.cuda.synchronize()
+            return None
+
+    @staticmethod
+    def run_us(g, body):
+        (s, e), = Timer.events(1)
+        s.record()
+        g.replay() if g is not None else body()
+        e.record()
+        e.synchronize()
+        return s.elapsed_time(e) * 1e3
+
+    def in_sequence(self, calls, n, replays):
+        """(us a call, graphed): a graph of n (GEMM, call) pairs less a graph of the n GEMMs, over n."""
+        def body():
+            for i in range(n):
+                self.between()
+                calls[i % len(calls)]()
+
+        def base():
+            for _ in range(n):
+                self.between()
+        g1, g0 = self.capture(body), self.capture(base)
+        t1, t0 = [], []
+        for _ in range(replays):
+            t1.append(self.run_us(g1, body))
+            t0.append(self.run_us(g0, base))
+        graphed = g1 is not None and g0 is not None
+        del g1, g0
+        return (median(t1) - median(t0)) / n, graphed
+
+    def chain(self, calls, n, replays):
+        """(us a call, graphed): a graph of n calls back to back, over n."""
+        def body():
+            for i in range(n):
+                calls[i % len(calls)]()
+        g = self.capture(body)
+        ts = [self.run_us(g, body) for _ in range(replays)]
+        return median(ts) / n, g is not None
+
+    def all_modes(self, calls, copies, reps_a=M.REPS_ISOLATED, replays_cap=M.REPLAYS, chain=True):
+        """{a_us, a_worst_us, b_us, c_us, graphed, calls_per_graph} of a kernel's calls."""
+        calls[0]()
+        torch.cuda.synchronize()
+        est = self.run_us(None, calls[-1]) * 1e-6  # one eager call: only to size the graphs
+        n, replays = M.graph_plan(copies, est)
+        replays = min(replays, replays_cap)
+        out = dict(calls_per_graph=n)
+        out["a_us"], out["a_worst_us"] = self.isolated(calls, reps_a)
+        out["b_us"], gb = self.in_sequence(calls, n, replays)
+        gc = True
+        if chain:
+            out["c_us"], gc = self.chain(calls, n, replays)
+        out["graphed"] = gb and gc
+        return out
+
+
+def make_inputs(case, copies):
+    """Copies of q, K, V and out for a case (each its own tensor, as a model's layers are: no storage
+    offsets for torch.compile to specialize on), seqlen, and the page table (one for all copies)."""
+    dev, bf16 = "cuda", torch.bfloat16
+    B, Hq, Hkv, D, N = case.B, case.Hq, case.Hkv, case.D, case.N
+    fp8 = case.kv != "bf16"
+    pages = B * N // case.page_size if case.paged else 0
+    shape = (pages, case.page_size, Hkv, D) if case.paged else (B, Hkv, N, D)
+
+    def cache():  # normal values; fp8 from 4x scaled normals, dequantized with scale 0.25
+        t = torch.empty(shape, device=dev, dtype=bf16).normal_()
+        return t.mul_(4).to(torch.float8_e4m3fn) if fp8 else t
+    table = torch.randperm(pages, device=dev).to(torch.int32).view(B, N // case.page_size) if case.paged else None
+    return types.SimpleNamespace(qs=[torch.randn(B, Hq, D, device=dev, dtype=bf16) for _ in range(copies)],
+                                 ks=[cache() for _ in range(copies)], vs=[cache() for _ in range(copies)],
+                                 outs=[torch.empty(B, Hq, D, device=dev, dtype=bf16) for _ in range(copies)],
+                                 page_table=table, scale=0.25 if fp8 else 1.0,
+                                 seqlen=torch.full((B,), N, dtype=torch.int32, device=dev), copies=copies)
+
+
+def cotile_calls(case, inp, splits=0):
+    kv_dtype = torch.bfloat16 if case.kv == "bf16" else torch.float8_e4m3fn
+    plan = cotile_decode.DecodePlan(case.B, case.Hq, case.Hkv, case.D, case.N, q_dtype=torch.bfloat16, kv_dtype=kv_dtype,
+                                    o_dtype=torch.bfloat16, splits=splits)
+    kw = dict(page_table=inp.page_table) if case.paged else dict(kv_layout="HND")
+    return plan, [lambda i=i: plan.run(inp.qs[i], inp.ks[i], inp.vs[i], inp.seqlen, out=inp.outs[i], k_scale=inp.scale,
+                                       v_scale=inp.scale, **kw) for i in range(inp.copies)]
+
+
+def sequence_rows(case, inp, cache, b):
+    """Sequence b's K or V rows [Hkv, N, D] of copy 0 (paged: gathered through the page table, as
+    raw bytes of the same size, which every dtype can be indexed as)."""
+    if not case.paged:
+        return cache[b]
+    raw = cache.view(torch.int16 if cache.element_size() == 2 else torch.uint8)
+    pages = raw[inp.page_table[b].long()].view(cache.dtype)  # [N / page_size, page_size, Hkv, D]
+    return pages.reshape(case.N, case.Hkv, case.D).permute(1, 0, 2)
+
+
+def rel_error(case, inp, call):
+    """Largest relative error of cotile's output over the first two sequences against fp32."""
+    call()
+    torch.cuda.synchronize()
+    worst, G = 0.0, case.G
+    for b in range(min(case.B, 2)):
+        K = sequence_rows(case, inp, inp.ks[0], b).float() * inp.scale
+        V = sequence_rows(case, inp, inp.vs[0], b).float() * inp.scale
+        q = inp.qs[0][b].float().view(case.Hkv, G, case.D)
+        p = (torch.einsum("hgd,hnd->hgn", q, K) / math.sqrt(case.D)).softmax(-1)
+        ref = torch.einsum("hgn,hnd->hgd", p, V).reshape(case.Hq, case.D)
+        worst = max(worst, ((inp.outs[0][b].float() - ref).norm() / ref.norm()).item())
+        del K, V, p, ref
+    return worst
+
+
+def oracle(case, inp, tm, plan, n_calls):
+    """The oracle's columns: each forced split count under (a) and (b), the best of each."""
+    units = case.B * case.Hkv * -(-case.G // 16)
+    times = {}
+    for s in M.oracle_candidates(case.N, units, plan.splits, plan.sms):
+        try:
+            p, calls = cotile_calls(case, inp, splits=s)
+            calls[0]()
+            ta, _ = tm.isolated(calls, M.ORACLE_REPS_ISOLATED)
+            tb, _ = tm.in_sequence(calls, max(n_calls, inp.copies), M.ORACLE_REPLAYS)
+            times[f"{s}{'c' if p.cluster > 1 else ''}"] = (ta, tb)
+        except Exception as e:  # noqa: BLE001
+            times[str(s)] = None
+            print(f"  oracle: {s} splits failed: {type(e).__name__}: {str(e)[:100]}", file=sys.stderr)
+    ok = {k: v for k, v in times.items() if v is not None}
+    out = dict(oracle=" ".join(f"{k}:{v[0]:.2f}/{v[1]:.2f}" if v else f"{k}:n/a" for k, v in times.items()))
+    for i, m in enumerate("ab"):
+        if ok:
+            best = min(ok, key=lambda k: ok[k][i])
+            out[f"oracle_{m}_splits"], out[f"oracle_{m}_us"] = best, ok[best][i]
+    return out
+
+
+def sdpa_calls(inp, q4s):
+    return [lambda i=i: F.scaled_dot_product_attention(q4s[i], inp.ks[i], inp.vs[i], enable_gqa=True)
+            for i in range(inp.copies)]
+
+
+class Flex:
+    """torch.compile'd flex_attention with a budget of compile seconds (a new shape compiles)."""
+
+    def __init__(self, budget_s, log):
+        self.fn, self.spent, self.budget, self.shapes = None, 0.0, budget_s, set()
+        try:
+            from torch.nn.attention.flex_attention import flex_attention
+            import torch._dynamo
+            for knob in ("recompile_limit", "cache_size_limit"):  # one compilation per shape
+                if hasattr(torch._dynamo.config, knob):
+                    setattr(torch._dynamo.config, knob, 1024)
+            self.fn = torch.compile(flex_attention, dynamic=False)
+        except Exception as e:  # noqa: BLE001
+            log(f"FlexAttention unavailable: {type(e).__name__}: {e}")
+
+    def calls(self, case, inp, q4s):
+        if self.fn is None:
+            raise RuntimeError("FlexAttention unavailable")
+        shape = (case.B, case.Hq, case.Hkv, case.N, case.D)
+        if shape not in self.shapes and self.spent >= self.budget:
+            raise RuntimeError(f"not run: the flex compile budget ({self.budget:.0f} s) is spent")
+        calls = [lambda i=i: self.fn(q4s[i], inp.ks[i], inp.vs[i], enable_gqa=True) for i in range(inp.copies)]
+        if shape not in self.shapes:
+            t0 = time.perf_counter()
+            try:
+                calls[0]()
+                torch.cuda.synchronize()
+            finally:
+                self.shapes.add(shape)
+                self.spent += time.perf_counter() - t0
+        return calls
+
+
+READS = {}  # KV bytes -> the plain read's timing (the same for every case of that size)
+
+
+def read_times(tm, nbytes, copies):
+    if nbytes not in READS:
+        bufs = [torch.empty(nbytes, dtype=torch.uint8, device="cuda") for _ in range(copies)]
+        READS[nbytes] = tm.all_modes([lambda b=b: cotile_decode.stream_read(b) for b in bufs], copies)
+        del bufs
+    return READS[nbytes]
+
+
+def run_case(case, args, tm, flex, probe, log):
+    """The rows of one case: the read, cotile (with its check and oracle), the PyTorch kernels."""
+    copies = M.copies_for(case.kv_bytes)
+    base = dict(label=case.label, models=";".join(case.models), Hq=case.Hq, Hkv=case.Hkv, D=case.D, G=case.G, B=case.B,
+                N=case.N, kv=case.kv, layout=case.layout, page_size=case.page_size, kv_MiB=case.kv_bytes / M.MiB,
+                kv16_MiB=case.kv16_bytes / M.MiB, copies=copies, probe_TBps=round(probe / 1e12, 4))
+    rows = {k: dict(base, kernel=k, status="ok") for k in M.kernels_for(case, not args.no_torch, args.flex)}
+    read = read_times(tm, case.kv_bytes, copies)
+    rows["read"].update(read)
+    inp = make_inputs(case, copies)
+    for kern, row in rows.items():
+        if kern == "read":
+            continue
+        try:
+            if kern == "cotile":
+                plan, calls = cotile_calls(case, inp)
+                row.update(splits=plan.splits, cluster=plan.cluster, grid=plan.grid, rel_err=rel_error(case, inp, calls[0]))
+                row.update(tm.all_modes(calls, copies, args.reps))
+                if not args.no_oracle:
+                    row.update(oracle(case, inp, tm, plan, row["calls_per_graph"]))
+                    for m in "ab":
+                        row[f"plan_vs_oracle_{m}"] = sweep_targets.ratio(row.get(f"{m}_us"), row.get(f"oracle_{m}_us"))
+                del plan, calls
+            else:
+                q4s = [q.unsqueeze(2) for q in inp.qs]
+                if kern == "flex":
+                    row.update(tm.all_modes(flex.calls(case, inp, q4s), copies, args.reps))
+                else:
+                    from torch.nn.attention import SDPBackend, sdpa_kernel
+                    backend = getattr(SDPBackend, dict(SDPA)[kern])
+                    with sdpa_kernel([backend]):
+                        row.update(tm.all_modes(sdpa_calls(inp, q4s), copies, args.reps))
+        except Exception as e:  # noqa: BLE001 (a kernel that does not take the case: n/a)
+            msg = str(e).strip().splitlines()[0][:120] if str(e).strip() else ""
+            row["status"] = msg if msg.startswith("not run") else f"n/a: {type(e).__name__}: {msg}"
+            torch.cuda.synchronize()
+    for row in rows.values():
+        for m in "abc":
+            p = sweep_targets.ratio(read.get(f"{m}_us"), row.get(f"{m}_us"))
+            if row["status"] == "ok" and p is not None:
+                row[f"pct_read_{m}"] = 100.0 * p
+    del inp
+    torch.cuda.empty_cache()
+    return list(rows.values())
+
+
+def host_cost(log):
+    """{layout: us} host time of one DecodePlan.run call, GPU otherwise idle (B = 1, N = 1024)."""
+    out = {}
+    for layout, ps in (("HND", 0), ("paged16", 16)):
+        case = M.Case("Llama-3-8B", ("Llama-3-8B",), 32, 8, 128, 1, 1024, "bf16", layout, ps)
+        inp = make_inputs(case, 1)
+        _, calls = cotile_calls(case, inp)
+        for _ in range(20):
+            calls[0]()
+        per = []
+        for _ in range(30):
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            for _ in range(50):
+                calls[0]()
+            per.append((time.perf_counter() - t0) / 50 * 1e6)
+        torch.cuda.synchronize()
+        out["contiguous" if ps == 0 else "paged"] = median(per)
+        log(f"host time of one DecodePlan.run ({layout}, B=1 N=1024): median {median(per):.2f} us, "
+            f"best batch {min(per):.2f} us (30 batches of 50 calls)")
+    return out
+
+
+def fmt(x, spec):
+    return "-".rjust(len(format(1.0, spec))) if x in (None, "") else format(x, spec)
+
+
+HEADER = (f"{'case':<56} {'MiB':>7} {'spl':>4} | {'a us':>8} {'b us':>8} {'c us':>8} | {'%rd a':>5} {'%rd b':>5} {'%rd c':>5} | "
+          f"{'torch a':>8} {'torch b':>8} | {'x a':>5} {'x b':>5} | {'x16 a':>5} {'x16 b':>5} | {'orc a':>5} {'orc b':>5} | err")
+
+
+def case_line(case_rows, idx):
+    """The printed line of a case: cotile's times, % of the read, the best PyTorch, the ratios."""
+    r = next(x for x in case_rows if x["kernel"] == "cotile")
+    name = sweep_targets.case_name(r)
+    if r["status"] != "ok":
+        return f"{name:<56} {r['kv_MiB']:>7.1f} cotile {r['status']}"
+    tb = [idx.best_torch(r, m)[0] for m in "ab"]
+    r16 = idx.sixteen_bit(r) if r["kv"] != "bf16" else None
+    x16 = [sweep_targets.ratio(r16.get(f"{m}_us"), r[f"{m}_us"]) if r16 else None for m in "ab"]
+    spl = f"{r['splits']}{'c' if r['cluster'] > 1 else ''}"
+    line = (f"{name:<56} {r['kv_MiB']:>7.1f} {spl:>4} | {r['a_us']:>8.2f} {r['b_us']:>8.2f} {r['c_us']:>8.2f} | "
+            + " ".join(fmt(r.get(f"pct_read_{m}"), "5.1f") for m in "abc") + " | "
+            + " ".join(fmt(t, "8.2f") for t in tb) + " | "
+            + " ".join(fmt(sweep_targets.ratio(t, r[f"{m}_us"]), "5.2f") for t, m in zip(tb, "ab")) + " | "
+            + " ".join(fmt(x, "5.2f") for x in x16) + " | "
+            + " ".join(fmt(r.get(f"plan_vs_oracle_{m}"), "5.3f") for m in "ab") + f" | {r['rel_err']:.1e}")
+    torch_rows = [x for x in case_rows if x["kernel"] in sweep_targets.TORCH_KERNELS]
+    if torch_rows:
+        line += "\n      " + "  ".join(
+            f"{x['kernel']} " + ("/".join(fmt(x.get(f"{m}_us"), ".2f") for m in "abc") + ("" if x.get("graphed") else "*")
+                                 if x["status"] == "ok" else x["status"][:60]) for x in torch_rows)
+    return line
+
+
+def write_csv(path, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS, extrasaction="ignore", restval="")
+        w.writeheader()
+        w.writerows(rows)
+
+
+def write_txt(path, log):
+    with open(path, "w") as f:
+        f.write("\n".join(log.lines) + "\n")
+
+
+def plot(rows, path, log):
+    """Each kernel's % of the plain read against the case's KV bytes, one panel per mode."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        log("matplotlib is not installed: no plot")
+        return
+    series = {}
+    for r in rows:
+        if r["kernel"] == "read" or r["status"] != "ok":
+            continue
+        key = r["kernel"] + (" fp8" if r["kv"] != "bf16" else "") + (" paged" if r.get("page_size") else "")
+        series.setdefault(key, []).append(r)
+    top = max([130.0] + [r.get(f"pct_read_{m}") or 0.0 for rs in series.values() for r in rs for m in "abc"])
+    fig, axes = plt.subplots(1, 3, figsize=(19, 6), sharex=True, sharey=True)
+    marks = dict(zip(sorted(series), "o^sDv<>pPX*h"))
+    for ax, m in zip(axes, "abc"):
+        for key in sorted(series):
+            pts = [(r["kv_MiB"], r.get(f"pct_read_{m}")) for r in series[key] if r.get(f"pct_read_{m}")]
+            if pts:
+                ax.scatter(*zip(*pts), label=key, marker=marks[key], s=18, alpha=0.75)
+        ax.axhline(100, color="grey", lw=0.8, ls=":")
+        ax.set_xscale("log")
+        ax.set_ylim(0, min(top + 5, 300))
+        ax.set_title(f"({m}) {sweep_targets.MODE_NAMES[m]}")
+        ax.set_xlabel("KV MiB of the case (K + V, its own dtype)")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].set_ylabel("% of a plain read of the same bytes (time of the read / time of the kernel)")
+    axes[-1].legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    log(f"plot: {path}")
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description="The decode kernel on the per-GPU heads of public models, timed three ways "
+                                 "(issue 24; the module docstring says what and how).")
+    ap.add_argument("--out", help="output folder (sweep.csv, sweep.txt, sweep.png)")
+    ap.add_argument("--list", action="store_true", help="print the cases and the estimate, run nothing")
+    ap.add_argument("--quick", action="store_true", help="a few models and points, pages of 64 only")
+    ap.add_argument("--models", help="'all', or comma-separated substrings of model names (default: the default set)")
+    ap.add_argument("--filter", help="e.g. 'kv=fp8-e4m3,layout=HND,B<=8,MiB>=64' (models.parse_filter)")
+    ap.add_argument("--no-torch", action="store_true", help="cotile and the read only")
+    ap.add_argument("--flex", choices=("all", "some", "none"), default="some", help="cases with FlexAttention (default: some)")
+    ap.add_argument("--flex-budget", type=float, default=150.0, help="seconds of flex compilation at most")
+    ap.add_argument("--no-oracle", action="store_true", help="skip the forced-split oracle")
+    ap.add_argument("--reps", type=int, default=M.REPS_ISOLATED, help="calls timed under (a)")
+    ap.add_argument("--deadline", type=float, default=530.0, help="seconds after which no new case starts")
+    args = ap.parse_args(argv)
+    if not args.list and not args.out:
+        ap.error("--out DIR is required (or --list)")
+    return args
+
+
+def main(argv):
+    t_start = time.time()
+    args = parse_args(argv)
+    bad = M.check_models()
+    if bad:
+        print("\n".join(bad), file=sys.stderr)
+        return 2
+    cases = [c for c in M.cases_for(M.configs(M.select_models(args.models, args.quick)), args.quick)
+             if M.matches(c, M.parse_filter(args.filter))]
+    est = M.estimate(cases, not args.no_torch, args.flex, not args.no_oracle, args.flex_budget)
+    log = Log()
+    log(f"sweep: {len(cases)} cases ({sum(not c.paged for c in cases)} contiguous, {sum(c.paged for c in cases)} paged) of "
+        f"{len({(c.Hq, c.Hkv, c.D) for c in cases})} head configurations; ~{est['timed_calls']} timed calls, "
+        f"{est['oracle_plans']} oracle plans, {est['flex_shapes']} flex shapes")
+    log(f"estimated run time: ~{est['total_s'] / 60:.1f} min (GPU ~{est['gpu_s']:.0f} s, host ~{est['host_s']:.0f} s, "
+        f"flex compilation ~{est['flex_compile_s']:.0f} s, start and end ~{M.HOST_START_S:.0f} s); no case starts after "
+        f"{args.deadline:.0f} s")
+    if args.list:
+        for c in cases:
+            log(f"  {c.name():<56} {c.kv_bytes / M.MiB:>8.1f} MiB  {' '.join(M.kernels_for(c, not args.no_torch, args.flex))}")
+        return 0
+    os.makedirs(args.out, exist_ok=True)
+    csv_path, txt_path, png_path = (os.path.join(args.out, f"sweep.{x}") for x in ("csv", "txt", "png"))
+    gpu_imports()
+    torch.manual_seed(0)
+    probe = cotile_decode.bandwidth_probe(4 << 30, repeats=10)
+    torch.cuda.empty_cache()
+    log(f"streaming-read probe: {probe / 1e12:.3f} TB/s; {torch.cuda.get_device_name()}; torch {torch.__version__}")
+    tm = Timer()
+    flex = Flex(args.flex_budget, log) if not args.no_torch and args.flex != "none" else None
+    rows, failures, skipped = [], [], []
+    log(HEADER)
+    for i, case in enumerate(cases):
+        if time.time() - t_start > args.deadline:
+            skipped = cases[i:]
+            log(f"deadline ({args.deadline:.0f} s) passed: {len(skipped)} cases not run, from {case.name()}")
+            break
+        try:
+            case_rows = run_case(case, args, tm, flex, probe, log)
+        except Exception as e:  # noqa: BLE001 (e.g. out of memory making the inputs)
+            case_rows = [dict(label=case.label, Hq=case.Hq, Hkv=case.Hkv, D=case.D, B=case.B, N=case.N, kv=case.kv,
+                              layout=case.layout, kv_MiB=case.kv_bytes / M.MiB, kv16_MiB=case.kv16_bytes / M.MiB,
+                              kernel="cotile", status=f"n/a: {type(e).__name__}: {str(e)[:120]}")]
+            torch.cuda.synchronize()
+            torch.cuda.empty_cache()
+        rows += case_rows
+        cot = next(r for r in case_rows if r["kernel"] == "cotile")
+        if cot.get("rel_err") is not None and not cot["rel_err"] <= MAX_REL_ERR:
+            failures.append(f"{case.name()}: relative error {cot['rel_err']:.2e} > {MAX_REL_ERR}")
+            log(f"CORRECTNESS FAILURE: {failures[-1]}", err=True)
+        log(case_line(case_rows, sweep_targets.Index(rows)))
+        write_csv(csv_path, rows)
+        write_txt(txt_path, log)
+    log(f"{len(rows)} rows, {len(cases) - len(skipped)} of {len(cases)} cases in {time.time() - t_start:.0f} s; CSV: {csv_path}")
+    log("columns: a isolated (after a 512 MiB read), b in sequence (after a small GEMM, its time subtracted), c back to back; "
+        "%rd: the plain read's time / the kernel's; torch: the best PyTorch kernel (on the contiguous bf16 cache); "
+        "x: that / cotile; x16: cotile bf16 / fp8; orc: plan / best forced split count; * not in a graph")
+    try:
+        host = host_cost(log)
+    except Exception as e:  # noqa: BLE001
+        host = None
+        log(f"host cost not measured: {type(e).__name__}: {e}")
+    if flex is not None:
+        log(f"flex: {len(flex.shapes)} shapes compiled in {flex.spent:.0f} s")
+    plot(rows, png_path, log)
+    for line in sweep_targets.report(rows, host):
+        log(line)
+    if failures:
+        log(f"CORRECTNESS: {len(failures)} cotile case(s) over {MAX_REL_ERR}:\n  " + "\n  ".join(failures), err=True)
+    log(f"total {time.time() - t_start:.0f} s")
+    write_txt(txt_path, log)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,235 @@
+"""Issue 24's targets judged on the model sweep's rows (bench/decode/sweep.py): met, NOT met, or
+not judged, separately under (a) isolated and (b) in sequence. Plain Python: no PyTorch, no GPU.
+
+    python3 bench/decode/sweep_targets.py OUT/sweep.csv [HOST_US]   # a stored sweep's verdicts
+
+Rows are dicts of the sweep's CSV columns (numbers as numbers or strings; '' or None for none),
+one per case and kernel. A case is (Hq, Hkv, D, B, N, kv, layout); the columns used: kernel
+('cotile', 'read', or a PyTorch kernel: cudnn, flash, efficient, math, flex), status ('ok' or why
+not), label, kv16_MiB (the case's K + V in 16 bits), kv_MiB (its own bytes), {m}_us and
+pct_read_{m} for the modes m = a, b (pct_read: the plain read's time of the same bytes over the
+kernel's, in %), splits, plan_vs_oracle_{m} (the plan's time over the best forced split count's)
+and oracle_{m}_splits.
+
+The targets (issue 24, item 2, and items 3 and 4):
+  * 16-bit KV of >= 64 MiB: >= 1.00x the best PyTorch backend, and >= 80% of the plain read
+    (>= 90% where the case's KV is >= 256 MiB);
+  * fp8 KV where the same case has >= 64 MiB in 16 bits: >= 1.7x faster than the 16-bit case
+    (cotile's bf16 time of the same case and layout), and >= 80% of the plain read of its own
+    bytes (>= 85% where those are >= 128 MiB);
+  * below 64 MiB in 16 bits (either KV type): >= 0.95x the best PyTorch backend;
+  * the plan's time within 5% of the oracle's (plan_vs_oracle <= 1.05);
+  * the host time of one call through the Python module <= 10 us (not per mode).
+The PyTorch baseline of a case is the best time of any PyTorch kernel on the contiguous bf16 cache
+of the same (Hq, Hkv, D, B, N): no PyTorch attention takes fp8 K/V or a page table, so fp8 and paged
+cases are held to what PyTorch does on the 16-bit contiguous cache. A figure that is short fails the
+target (so does a cotile row that did not run); a case whose baseline is missing (a PyTorch kernel
+or the 16-bit case not run) leaves the target not judged unless another case fails it.
+"""
+import csv
+import sys
+
+SIXTEEN = ("bf16", "fp16")
+TORCH_KERNELS = ("cudnn", "flash", "efficient", "math", "flex")
+MODES = ("a", "b")
+MODE_NAMES = {"a": "isolated", "b": "in sequence", "c": "back to back"}
+
+T_TORCH16 = "16-bit KV >= 64 MiB: >= 1.00x the best PyTorch backend"
+T_READ16 = "16-bit KV >= 64 MiB: >= 80% of the plain read (>= 90% from 256 MiB)"
+T_FP8_X = "fp8 KV (>= 64 MiB in 16 bits): >= 1.7x faster than the 16-bit case"
+T_FP8_READ = "fp8 KV (>= 64 MiB in 16 bits): >= 80% of the plain read (>= 85% from 128 MiB)"
+T_SMALL = "below 64 MiB in 16 bits: >= 0.95x the best PyTorch backend"
+T_ORACLE = "the plan within 5% of the oracle (best forced split count)"
+T_HOST = "host time of one call through the Python module <= 10 us"
+MAX_NAMED = 5  # short cases named in a verdict, then "and N more"
+
+
+def num(row, key):
+    """The row's number under key, or None (missing, '', 'None', 'n/a')."""
+    v = row.get(key) if row else None
+    if v is None or (isinstance(v, str) and v.strip() in ("", "None", "n/a", "nan")):
+        return None
+    v = float(v)
+    return None if v != v else v
+
+
+def ratio(a, b):
+    """a / b; None without both; infinite for b <= 0 (a (b) time that the subtraction left at or
+    below zero: the call cost nothing measurable beside the GEMM before it)."""
+    if a is None or b is None:
+        return None
+    return float("inf") if b <= 0 else a / b
+
+
+def _int(row, key):
+    return int(float(row[key]))
+
+
+def case_key(row, kv=None, layout=None):
+    """(Hq, Hkv, D, B, N, kv, layout) of a row, kv and layout replaced when given."""
+    return (_int(row, "Hq"), _int(row, "Hkv"), _int(row, "D"), _int(row, "B"), _int(row, "N"),
+            kv or row["kv"], layout or row["layout"])
+
+
+def case_name(row):
+    label = row.get("label") or "?"
+    return (f"{label} ({_int(row, 'Hq')},{_int(row, 'Hkv')},{_int(row, 'D')}) B={_int(row, 'B')} N={_int(row, 'N')} "
+            f"{row['kv']} {row['layout']}")
+
+
+def ok(row):
+    return row is not None and str(row.get("status", "ok")) == "ok"
+
+
+class Index:
+    """The rows by case and kernel."""
+
+    def __init__(self, rows):
+        self.by = {}
+        for r in rows:
+            self.by[(case_key(r), r["kernel"])] = r
+
+    def cotile_rows(self):
+        return [r for (k, kern), r in self.by.items() if kern == "cotile"]
+
+    def best_torch(self, row, mode):
+        """(seconds in us, kernel) of the best PyTorch kernel on the contiguous bf16 cache of row's
+        case under mode, or (None, None) when none ran."""
+        best = (None, None)
+        for kern in TORCH_KERNELS:
+            r = self.by.get((case_key(row, "bf16", "HND"), kern))
+            t = num(r, f"{mode}_us") if ok(r) else None
+            if t is not None and (best[0] is None or t < best[0]):
+                best = (t, kern)
+        return best
+
+    def sixteen_bit(self, row):
+        """The cotile row of row's case with a 16-bit cache (bf16, else fp16), same layout."""
+        for kv in SIXTEEN:
+            r = self.by.get((case_key(row, kv), "cotile"))
+            if r is not None:
+                return r
+        return None
+
+
+def _figures(idx, target, mode):
+    """[(row, value, bound, extra)] for a target under a mode: value None when the cotile row has no
+    figure (it did not run: a failure), extra a note; and the count of cases without a baseline."""
+    out, missing = [], 0
+    for r in idx.cotile_rows():
+        is16, kv16, kv = r["kv"] in SIXTEEN, num(r, "kv16_MiB"), num(r, "kv_MiB")
+        t = num(r, f"{mode}_us") if ok(r) else None
+        if target == T_TORCH16 or target == T_SMALL:
+            if (target == T_TORCH16) != (kv16 >= 64) or (target == T_TORCH16 and not is16):
+                continue
+            base, kern = idx.best_torch(r, mode)
+            if t is None:
+                out.append((r, None, 1.0, "cotile did not run"))
+            elif base is None:
+                missing += 1
+            else:
+                out.append((r, ratio(base, t), 1.0 if target == T_TORCH16 else 0.95, f"{kern} {base:.2f} us, cotile {t:.2f} us"))
+        elif target in (T_READ16, T_FP8_READ):
+            if is16 != (target == T_READ16) or kv16 < 64:
+                continue
+            bound = (90.0 if kv >= 256 else 80.0) if is16 else (85.0 if kv >= 128 else 80.0)
+            p = num(r, f"pct_read_{mode}") if t is not None else None
+            if t is None:
+                out.append((r, None, bound, "cotile did not run"))
+            elif p is None:
+                missing += 1
+            else:
+                out.append((r, p, bound, f"{t:.2f} us"))
+        elif target == T_FP8_X:
+            if is16 or kv16 < 64:
+                continue
+            r16 = idx.sixteen_bit(r)
+            t16 = num(r16, f"{mode}_us") if ok(r16) else None
+            if t is None:
+                out.append((r, None, 1.7, "cotile did not run"))
+            elif t16 is None:
+                missing += 1
+            else:
+                out.append((r, ratio(t16, t), 1.7, f"{r16['kv']} {t16:.2f} us, fp8 {t:.2f} us"))
+        elif target == T_ORACLE:
+            v = num(r, f"plan_vs_oracle_{mode}") if t is not None else None
+            if t is None:
+                out.append((r, None, 1.05, "cotile did not run"))
+            elif v is None:
+                missing += 1
+            else:
+                out.append((r, v, 1.05, f"plan {r.get('splits')} splits, best {r.get(f'oracle_{mode}_splits')}"))
+    return out, missing
+
+
+def _fmt(target, v):
+    if v is None:
+        return "n/a"
+    return f"{v:.1f}%" if target in (T_READ16, T_FP8_READ) else f"x{v:.3f}"
+
+
+def judge(idx, target, mode):
+    """(verdict, detail): verdict 'met', 'NOT met' or 'not judged'."""
+    figs, missing = _figures(idx, target, mode)
+    lower = target == T_ORACLE  # the oracle ratio: lower is better
+    if not figs:
+        return "not judged", (f"{missing} cases, none with a baseline" if missing else "no case in this run")
+    def passes(f):
+        return f[1] is not None and (f[1] <= f[2] if lower else f[1] >= f[2])
+    def margin(f):  # worst first: failed runs, then the least margin to the bound
+        return -1e300 if f[1] is None else (f[2] - f[1] if lower else f[1] - f[2])
+    short = sorted((f for f in figs if not passes(f)), key=margin)
+    worst = min(figs, key=margin)
+    n = len(figs) + missing
+    detail = f"{len(figs) - len(short)} of {n} cases"
+    if missing:
+        detail += f" ({missing} without a baseline)"
+    detail += f"; worst {_fmt(target, worst[1])} at {case_name(worst[0])} ({worst[3]})"
+    if short:
+        named = ", ".join(f"{case_name(f[0])} {_fmt(target, f[1])}" for f in short[:MAX_NAMED])
+        more = f" and {len(short) - MAX_NAMED} more" if len(short) > MAX_NAMED else ""
+        return "NOT met", detail + f"; short: {named}{more}"
+    return ("not judged" if missing else "met"), detail
+
+
+def judge_host(host_us):
+    """(verdict, detail) of the host-time target from {what: us per call}."""
+    if not host_us:
+        return "not judged", "not measured"
+    worst = max(host_us.values())
+    detail = ", ".join(f"{k} {v:.2f} us" for k, v in host_us.items())
+    return ("met" if worst <= 10.0 else "NOT met"), detail
+
+
+def check(rows, host_us=None):
+    """[(target, mode, verdict, detail)]: each target under (a) and (b), then the host time (mode '')."""
+    idx = Index(rows)
+    out = []
+    for target in (T_TORCH16, T_READ16, T_FP8_X, T_FP8_READ, T_SMALL, T_ORACLE):
+        for mode in MODES:
+            out.append((target, mode) + judge(idx, target, mode))
+    out.append((T_HOST, "") + judge_host(host_us))
+    return out
+
+
+def report(rows, host_us=None):
+    """The verdicts as printed lines."""
+    lines = ["targets (issue 24; (a) isolated, (b) in sequence):"]
+    for target, mode, verdict, detail in check(rows, host_us):
+        lines.append(f"  {verdict:<10} {f'({mode}) ' if mode else ''}{target}: {detail}")
+    return lines
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        print("usage: python3 bench/decode/sweep_targets.py SWEEP.csv [HOST_US]", file=sys.stderr)
+        return 2
+    with open(argv[1], newline="") as f:
+        rows = list(csv.DictReader(f))
+    host = {"python call": float(argv[2])} if len(argv) == 3 else None
+    print("\n".join(report(rows, host)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
