@@ -128,21 +128,19 @@ int cmd_golden(const std::vector<std::string>& args) {
       j += (first ? "" : ",") + json_str(op) + ":{\"passed\":" + std::to_string(c.first) + ",\"failed\":" + std::to_string(c.second) + "}";
       first = false;
     }
-    j += "},\"failures\":[";
-    for (size_t i = 0; i < r.failures.size(); ++i) {
-      const GoldenFailure& f = r.failures[i];
-      j += (i ? "," : "") + std::string("{\"file\":") + json_str(f.file) + ",\"line\":" + std::to_string(f.line) +
-           ",\"op\":" + json_str(f.op) + ",\"args\":" + json_str(f.args) + ",\"expected\":" + json_str(f.expected) +
-           ",\"got\":" + json_str(f.got) + "}";
-    }
-    j += "],\"refused\":[";
-    for (size_t i = 0; i < r.refused.size(); ++i) {
-      const GoldenFailure& f = r.refused[i];
-      j += (i ? "," : "") + std::string("{\"file\":") + json_str(f.file) + ",\"line\":" + std::to_string(f.line) +
-           ",\"op\":" + json_str(f.op) + ",\"args\":" + json_str(f.args) + ",\"cute\":" + json_str(f.expected) +
-           ",\"law\":" + json_str(f.got) + "}";
-    }
-    std::printf("%s]}\n", j.c_str());
+    // One list of cases; `expected` and `got` under the names the list uses.
+    auto cases = [&](const std::vector<GoldenFailure>& list, const char* expected, const char* got) {
+      std::string t = "[";
+      for (size_t i = 0; i < list.size(); ++i) {
+        const GoldenFailure& f = list[i];
+        t += (i ? "," : "") + std::string("{\"file\":") + json_str(f.file) + ",\"line\":" + std::to_string(f.line) +
+             ",\"op\":" + json_str(f.op) + ",\"args\":" + json_str(f.args) + ",\"" + expected + "\":" +
+             json_str(f.expected) + ",\"" + got + "\":" + json_str(f.got) + "}";
+      }
+      return t + "]";
+    };
+    j += "},\"failures\":" + cases(r.failures, "expected", "got") + ",\"refused\":" + cases(r.refused, "cute", "law");
+    std::printf("%s}\n", j.c_str());
   } else {
     for (const GoldenFailure& f : r.failures)
       std::printf("FAIL %s:%d %s %s\n  expected: %s\n  got:      %s\n", f.file.c_str(), f.line, f.op.c_str(), f.args.c_str(),

@@ -59,7 +59,7 @@ COTILE_HD constexpr Flat flat(const Layout& l) {
 
 // How many points a law may be checked on by enumeration: fewer during constant evaluation,
 // where every step is interpreted.
-inline constexpr int64_t kLawPoints = int64_t(1) << 22;
+inline constexpr int64_t kLawPoints = int64_t(1) << 20;
 inline constexpr int64_t kLawPointsAtCompileTime = int64_t(1) << 14;
 COTILE_HD constexpr int64_t law_points() {
   return __builtin_is_constant_evaluated() ? kLawPointsAtCompileTime : kLawPoints;
