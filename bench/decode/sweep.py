@@ -104,7 +104,7 @@ class Timer:
 
     def __init__(self):
         self.flush_buf = torch.zeros(M.FLUSH_BYTES, dtype=torch.uint8, device="cuda")
-        self.flush_words, self.flush_out = self.flush_buf.view(torch.int32), torch.empty((), dtype=torch.int64, device="cuda")
+        self.flush_words = self.flush_buf.view(torch.int32)
         self.x = torch.randn(64, 4096, device="cuda", dtype=torch.bfloat16)
         self.w = torch.randn(4096, 512, device="cuda", dtype=torch.bfloat16)
         self.y = torch.empty(64, 512, device="cuda", dtype=torch.bfloat16)
@@ -122,7 +122,7 @@ class Timer:
         """The unrelated read pass of (a): a PyTorch reduction over 512 MiB, an ordinary launch (not a
         programmatic dependent one like stream_read, which a kernel's early trigger would let start
         during the timed call's tail)."""
-        self.flush_out = torch.sum(self.flush_words)
+        torch.sum(self.flush_words)
 
     def head_start(self):
         """Keeps the GPU busy ~2.5 ms, so that the host enqueues (a)'s calls ahead of it."""

@@ -141,11 +141,11 @@ std::vector<LawCheck> law_checks(const std::string& op, const std::vector<Value>
   } else if (op == "left_inverse") {
     const Layout l = layout(0);
     const char* refusal = is_static(coalesce(l).stride) ? nullptr : "left_inverse needs static strides";
-    k.out.push_back(from_report(std::string("left_inverse: ") + laws::kLeftInverseLaw, laws::left_inverse(l, r, refusal, true),
+    k.out.push_back(from_report(std::string("left_inverse: ") + laws::kLeftInverseLaw, laws::left_inverse(l, coalesce(l), r, refusal, true),
                                 "i < size(L)"));
   } else if (op == "right_inverse") {
     k.out.push_back(from_report(std::string("right_inverse: ") + laws::kRightInverseLaw,
-                                laws::right_inverse(layout(0), r, true), "i < size(R)"));
+                                laws::right_inverse(layout(0), coalesce(layout(0)), r, true), "i < size(R)"));
   } else if (op == "coalesce" || op == "filter") {
     const Layout l = layout(0);
     const Flat fl = laws::flat(l), fr = laws::flat(r);

@@ -74,7 +74,7 @@ COTILE_HD constexpr MaxCommon max_common(const Layout& a, const Layout& b, Optio
   if (!(s0.is_static && is_constant(d0, 1))) return {Layout{}, S(1), true};
   const Layout r = composition(inv_b, c.get(0), inner);
   auto holds = [](const LawReport& rep) { return rep.holds && !rep.deferred; };
-  const bool steps = holds(laws::right_inverse(b, inv_b)) && holds(laws::composition(a, coalesce_x(a), inv_b, ab)) &&
+  const bool steps = holds(laws::right_inverse(b, coalesce(b), inv_b)) && holds(laws::composition(a, coalesce_x(a), inv_b, ab)) &&
                      holds(laws::composition(inv_b, coalesce_x(inv_b), c.get(0), r));
   return {r, s0, steps};
 }

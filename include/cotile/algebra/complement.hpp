@@ -154,7 +154,7 @@ COTILE_HD constexpr Layout right_inverse(const Layout& l, Options opt = {}) {
     }
   }
   const Layout r = coalesce(Layout{rs, rd});
-  return lawful(opt, [&] { return laws::right_inverse(l, r); }, r);
+  return lawful(opt, [&] { return laws::right_inverse(l, c, r); }, r);
 }
 
 // left_inverse(L): R with R(L(i)) == i for all i < size(L) when L is injective.
@@ -208,7 +208,7 @@ COTILE_HD constexpr Layout left_inverse(const Layout& l, Options opt = {}) {
   }
   rs.push_back(s.get(idx[n - 1]));
   const Layout r = coalesce(Layout{rs, rd});
-  return lawful(opt, [&] { return laws::left_inverse(l, r, dynamic_strides ? "left_inverse needs static strides" : nullptr); }, r);
+  return lawful(opt, [&] { return laws::left_inverse(l, c, r, dynamic_strides ? "left_inverse needs static strides" : nullptr); }, r);
 }
 
 }  // namespace cotile

@@ -86,27 +86,25 @@ struct FilterZeros { constexpr EL operator()(const EL& l) const { return filter_
 struct Zip { constexpr EL operator()(const EL& l) const { return zip(l); } };
 // Operations with a law carry their Options: the typed layer sets them during the symbolic
 // evaluation (typed.hpp, configured) and leaves the default (strict, checked) for the run-time check.
-struct Composition {
+struct Lawful {
   Options opt = kStrict;
+};
+struct Composition : Lawful {
   constexpr EL operator()(const EL& a, const EL& b) const { return composition(a, b, opt); }
   constexpr EL operator()(const EL& a, const Tile& t) const { return composition(a, t, opt); }
 };
-struct Complement {
-  Options opt = kStrict;
+struct Complement : Lawful {
   constexpr EL operator()(const EL& l) const { return complement(l, opt); }
   constexpr EL operator()(const EL& l, const IntTuple& t) const { return complement(l, t, opt); }
 };
-struct LeftInverse {
-  Options opt = kStrict;
+struct LeftInverse : Lawful {
   constexpr EL operator()(const EL& l) const { return left_inverse(l, opt); }
 };
-struct RightInverse {
-  Options opt = kStrict;
+struct RightInverse : Lawful {
   constexpr EL operator()(const EL& l) const { return right_inverse(l, opt); }
 };
 #define COTILE_CT_TILER_OP(NAME, FN)                                                             \
-  struct NAME {                                                                                   \
-    Options opt = kStrict;                                                                        \
+  struct NAME : Lawful {                                                                          \
     constexpr EL operator()(const EL& a, const EL& b) const { return FN(a, tile_layout(b), opt); } \
     constexpr EL operator()(const EL& a, const Tile& t) const { return FN(a, t, opt); }           \
   };
@@ -118,27 +116,22 @@ COTILE_CT_TILER_OP(LogicalProduct, logical_product)
 COTILE_CT_TILER_OP(ZippedProduct, zipped_product)
 COTILE_CT_TILER_OP(TiledProduct, tiled_product)
 #undef COTILE_CT_TILER_OP
-struct BlockedProduct {
-  Options opt = kStrict;
+struct BlockedProduct : Lawful {
   constexpr EL operator()(const EL& a, const EL& b) const { return blocked_product(a, b, opt); }
 };
-struct RakedProduct {
-  Options opt = kStrict;
+struct RakedProduct : Lawful {
   constexpr EL operator()(const EL& a, const EL& b) const { return raked_product(a, b, opt); }
 };
 template <int N>
-struct Upcast {
-  Options opt = kStrict;
+struct Upcast : Lawful {
   constexpr EL operator()(const EL& l) const { return upcast(l, N, opt); }
 };
 template <int N>
 struct Downcast { constexpr EL operator()(const EL& l) const { return downcast(l, N); } };
-struct MaxCommonVector {
-  Options opt = kStrict;
+struct MaxCommonVector : Lawful {
   constexpr EInt operator()(const EL& a, const EL& b) const { return max_common_vector(a, b, opt); }
 };
-struct MaxCommonLayout {
-  Options opt = kStrict;
+struct MaxCommonLayout : Lawful {
   constexpr EL operator()(const EL& a, const EL& b) const { return max_common_layout(a, b, opt); }
 };
 struct ShapeDiv { constexpr IntTuple operator()(const IntTuple& a, const IntTuple& b) const { return shape_div(a, b); } };

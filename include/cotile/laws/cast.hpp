@@ -16,13 +16,8 @@ namespace cotile::laws {
 inline constexpr const char* kUpcastLaw = "stride(R) * N = stride(L)";
 
 COTILE_HD constexpr LawReport upcast(const Layout& l, int64_t n, const Layout& r) {
-  LawReport rep;
-  rep.op = "upcast";
-  rep.law = kUpcastLaw;
-  if (!known(l)) {
-    rep.deferred = true;
-    return rep;
-  }
+  LawReport rep = holding("upcast", kUpcastLaw, known(l));
+  if (rep.deferred) return rep;
   for (int k = 0; k < l.stride.num_leaves(); ++k) {
     const Int d = l.stride.leaf_at(k);
     if (d.is_static || d.value % n == 0) continue;
@@ -46,13 +41,8 @@ inline constexpr const char* kMaxCommonLaw = "A(R(i)) = B(R(i)) = i with R(i) an
 // left (R(i) < size(B): R(i) is an index of B's right inverse). Otherwise every i is checked.
 COTILE_HD constexpr LawReport max_common_layout(const char* op, const Layout& a, const Layout& b, const Layout& r,
                                                 bool steps_hold) {
-  LawReport rep;
-  rep.op = op;
-  rep.law = kMaxCommonLaw;
-  if (!known(a) || !known(b) || !known(r)) {
-    rep.deferred = true;
-    return rep;
-  }
+  LawReport rep = holding(op, kMaxCommonLaw, known(a) && known(b) && known(r));
+  if (rep.deferred) return rep;
   const Flat fa = flat(a), fb = flat(b), fr = flat(r);
   const int64_t na = fa.size(), nb = fb.size(), nr = fr.size();
   auto failure = [&](int64_t i, int64_t j) {
@@ -70,8 +60,7 @@ COTILE_HD constexpr LawReport max_common_layout(const char* op, const Layout& a,
     // R's strides are positive (prefix products of B's shape): its largest value is R(size(R) - 1).
     const int64_t last = nr > 0 ? fr(nr - 1) : 0;
     if (last >= na) return failure(nr - 1, last);
-    rep.proven = true;
-    return rep;
+    return proven(rep);
   }
   if (nr > law_points()) {
     LawReport f = unverified(op, kMaxCommonLaw, nr);

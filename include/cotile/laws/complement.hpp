@@ -76,19 +76,10 @@ inline constexpr const char* kComplementFix =
 // why CuTe refuses these inputs, or nullptr when it returns C.
 COTILE_HD constexpr LawReport complement(const Layout& l, const Layout& f, const IntTuple& cotarget, const Layout& c,
                                          const char* cute_refusal = nullptr, bool exhaustive = false) {
-  LawReport rep;
-  rep.op = "complement";
-  rep.law = kComplementLaw;
-  if (!known(l) || !known(cotarget) || !known(c)) {
-    rep.deferred = true;
-    return rep;
-  }
+  LawReport rep = holding("complement", kComplementLaw, known(l) && known(cotarget) && known(c));
+  if (rep.deferred) return rep;
   const Proof p = prove_complement(f, c, cotarget);
-  const bool small = flat(make_layout_concat(f, c)).size() <= collision_points();
-  if (p.proven && (!exhaustive || !small)) {
-    rep.proven = true;
-    return rep;
-  }
+  if (p.proven && (!exhaustive || flat(make_layout_concat(f, c)).size() > collision_points())) return proven(rep);
   auto finish = [&](LawReport& r) {
     line(r, "L", l);
     if (!(f == l)) line(r, "F = filter(L)", f);

@@ -34,14 +34,15 @@ COTILE_HD constexpr void leaf_text(Text& t, const Int& n, const Int& e) { t.add(
 
 COTILE_HD constexpr Proof prove_composition(const Layout& flat_a, const Layout& b) {
   Proof p;
-  const IntTuple as = flat_a.shape.is_leaf() ? make_tuple(flat_a.shape) : flat_a.shape;
-  const IntTuple ad = flat_a.stride.is_leaf() ? make_tuple(flat_a.stride) : flat_a.stride;
-  const int r = as.rank();
+  // flat_a is flat: its leaves are its modes (a leaf when it has one).
+  const IntTuple& as = flat_a.shape;
+  const IntTuple& ad = flat_a.stride;
+  const int r = as.num_leaves();
   int64_t digit_max[kMaxLeaves] = {};
   int sign = 0;
   for (int j = 0; j < r; ++j)
-    if (as.get(j).value().value < 1) {
-      p.why.add("A has a mode of size ").add(as.get(j).value()).add(": shapes must be positive");
+    if (as.leaf_at(j).value < 1) {
+      p.why.add("A has a mode of size ").add(as.leaf_at(j)).add(": shapes must be positive");
       return p;
     }
   for (int k = 0; k < b.shape.num_leaves(); ++k) {
@@ -59,13 +60,13 @@ COTILE_HD constexpr Proof prove_composition(const Layout& flat_a, const Layout& 
     sign = s;
     int64_t rest = n.value, stride = e.value > 0 ? e.value : -e.value;
     for (int j = 0; j + 1 < r && rest > 1; ++j) {
-      const Int sj = as.get(j).value();
+      const Int sj = as.leaf_at(j);
       const int64_t size = sj.value;
       auto mode = [&](Text& t) {
         t.add("B's mode ");
         detail::leaf_text(t, n, e);
         t.add(" meets A's mode ");
-        detail::leaf_text(t, sj, ad.get(j).value());
+        detail::leaf_text(t, sj, ad.leaf_at(j));
         t.add(" with stride ").num(stride);
       };
       if (stride % size == 0) {
@@ -97,10 +98,10 @@ COTILE_HD constexpr Proof prove_composition(const Layout& flat_a, const Layout& 
     }
   }
   for (int j = 0; j + 1 < r; ++j)
-    if (digit_max[j] >= as.get(j).value().value) {
+    if (digit_max[j] >= as.leaf_at(j).value) {
       p.why.add("B's modes together run past A's mode ");
-      detail::leaf_text(p.why, as.get(j).value(), ad.get(j).value());
-      p.why.add(": their largest offsets within it add up to ").num(digit_max[j]).add(" >= ").num(as.get(j).value().value);
+      detail::leaf_text(p.why, as.leaf_at(j), ad.leaf_at(j));
+      p.why.add(": their largest offsets within it add up to ").num(digit_max[j]).add(" >= ").num(as.leaf_at(j).value);
       return p;
     }
   p.proven = true;
@@ -116,20 +117,13 @@ inline constexpr const char* kCompositionFix =
 // exhaustive: check every point even when the condition proves the law (up to law_points()).
 COTILE_HD constexpr LawReport composition(const Layout& a, const Layout& flat_a, const Layout& b, const Layout& r,
                                           bool exhaustive = false) {
-  LawReport rep;
-  rep.op = "composition";
-  rep.law = kCompositionLaw;
-  if (!known(a) || !known(b) || !known(r)) {
-    rep.deferred = true;
-    return rep;
-  }
+  LawReport rep = holding("composition", kCompositionLaw, known(a) && known(b) && known(r));
+  if (rep.deferred) return rep;
   const Proof p = prove_composition(flat_a, b);
+  if (p.proven && !exhaustive) return proven(rep);
   const Flat fa = flat(a), fb = flat(b), fr = flat(r);
   const int64_t nb = fb.size(), nr = fr.size();
-  if (p.proven && (!exhaustive || nb > law_points())) {
-    rep.proven = true;
-    return rep;
-  }
+  if (p.proven && nb > law_points()) return proven(rep);
   auto finish = [&](LawReport& f) {
     line(f, "A", a);
     line(f, "B", b);

@@ -9,6 +9,11 @@
 
 #include "report.hpp"
 
+#if !defined(__CUDA_ARCH__)
+#include <algorithm>
+#include <vector>
+#endif
+
 namespace cotile::laws {
 
 // Every leaf of t has a known value (static, or an ordinary run-time value; not symbolic).
@@ -81,17 +86,6 @@ COTILE_HD constexpr int64_t collision_points() {
 #endif
 }
 // Requires n <= collision_points().
-COTILE_HD constexpr Collision first_collision(const Flat& f, int64_t n);
-
-}  // namespace cotile::laws
-
-#if !defined(__CUDA_ARCH__)
-#include <algorithm>
-#include <vector>
-#endif
-
-namespace cotile::laws {
-
 COTILE_HD constexpr Collision first_collision(const Flat& f, int64_t n) {
   Collision c;
 #if !defined(__CUDA_ARCH__)
@@ -100,13 +94,12 @@ COTILE_HD constexpr Collision first_collision(const Flat& f, int64_t n) {
     v.reserve(size_t(n));
     for (int64_t j = 0; j < n; ++j) v.emplace_back(f(j), j);
     std::sort(v.begin(), v.end());
-    // Among equal values, the pair whose later index is smallest.
-    for (size_t k = 1; k < v.size(); ++k)
-      if (v[k].first == v[k - 1].first && (!c.found || v[k].second < c.second)) {
-        size_t b = k - 1;
-        while (b > 0 && v[b - 1].first == v[k].first) --b;
-        c = Collision{true, v[b].second, v[k].second, v[k].first};
-      }
+    // Sorted by (value, index), a value's first two indices start its group: of those pairs, the
+    // one whose later index is smallest.
+    for (size_t k = 1, group = 0; k < v.size(); ++k) {
+      if (v[k].first != v[k - 1].first) group = k;
+      else if (k == group + 1 && (!c.found || v[k].second < c.second)) c = Collision{true, v[group].second, v[k].second, v[k].first};
+    }
     return c;
   }
 #endif

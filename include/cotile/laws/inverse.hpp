@@ -28,20 +28,14 @@ COTILE_HD constexpr Proof prove_right_inverse(const Layout& c) {
 
 inline constexpr const char* kRightInverseLaw = "L(R(i)) = i";
 
-COTILE_HD constexpr LawReport right_inverse(const Layout& l, const Layout& r, bool exhaustive = false) {
-  LawReport rep;
-  rep.op = "right_inverse";
-  rep.law = kRightInverseLaw;
-  if (!known(l) || !known(r)) {
-    rep.deferred = true;
-    return rep;
-  }
-  const Proof p = prove_right_inverse(coalesce(l));
+// (c = coalesce(L), as the algorithm has it.)
+COTILE_HD constexpr LawReport right_inverse(const Layout& l, const Layout& c, const Layout& r, bool exhaustive = false) {
+  LawReport rep = holding("right_inverse", kRightInverseLaw, known(l) && known(r));
+  if (rep.deferred) return rep;
+  const Proof p = prove_right_inverse(c);
+  if (p.proven && !exhaustive) return proven(rep);
   const Flat fl = flat(l), fr = flat(r);
-  if (p.proven && (!exhaustive || fr.size() > law_points())) {
-    rep.proven = true;
-    return rep;
-  }
+  if (p.proven && fr.size() > law_points()) return proven(rep);
   auto finish = [&](LawReport& f) {
     line(f, "L", l);
     why(f, p.why);
@@ -72,19 +66,21 @@ COTILE_HD constexpr LawReport right_inverse(const Layout& l, const Layout& r, bo
 // the index is L(i) again.
 COTILE_HD constexpr Proof prove_left_inverse(const Layout& c) {
   Proof p;
-  const IntTuple s = wrap(c.shape), d = wrap(c.stride);
-  const int n = d.rank();
+  // c is flat: its leaves are its modes.
+  const IntTuple& s = c.shape;
+  const IntTuple& d = c.stride;
+  const int n = d.num_leaves();
   int64_t key[kMaxLeaves] = {};
   int idx[kMaxLeaves] = {};
   for (int i = 0; i < n; ++i) {
-    key[i] = d.get(i).value().value;
+    key[i] = d.leaf_at(i).value;
     idx[i] = i;
-    if (s.get(i).value().value < 1) {
-      p.why.add("L has a mode of size ").add(s.get(i).value()).add(": shapes must be positive");
+    if (s.leaf_at(i).value < 1) {
+      p.why.add("L has a mode of size ").add(s.leaf_at(i)).add(": shapes must be positive");
       return p;
     }
     if (key[i] < 0) {
-      p.why.add("L has the negative stride ").add(d.get(i).value())
+      p.why.add("L has the negative stride ").add(d.leaf_at(i))
           .add(": a layout R has R(-x) = -R(x), so it cannot send negative offsets back to indices >= 0");
       return p;
     }
@@ -94,14 +90,14 @@ COTILE_HD constexpr Proof prove_left_inverse(const Layout& c) {
   for (int k = 0; k < n; ++k) {
     if (key[k] == 0) continue;
     if (prev >= 0) {
-      const Int ps = s.get(idx[prev]).value(), pd = d.get(idx[prev]).value(), cd = d.get(idx[k]).value();
+      const Int ps = s.leaf_at(idx[prev]), pd = d.leaf_at(idx[prev]), cd = d.leaf_at(idx[k]);
       if (key[k] % key[prev] != 0) {
         p.why.add("the stride ").add(cd).add(" is not a multiple of the next smaller stride ").add(pd)
             .add(", so an offset does not tell the coordinate of the mode ").add(ps).add(":").add(pd);
         return p;
       }
       if (cotile::detail::checked_mul(ps.value, pd.value) > key[k]) {
-        const Int cs = s.get(idx[k]).value();
+        const Int cs = s.leaf_at(idx[k]);
         if (key[k] == key[prev]) {
           p.why.add("the modes ").add(ps).add(":").add(pd).add(" and ").add(cs).add(":").add(cd)
               .add(" share the stride ").add(pd).add(": left_inverse takes ").add(ps).add(":").add(pd)
@@ -130,23 +126,16 @@ inline constexpr const char* kLeftInverseFix =
 
 // The law for R = left_inverse(L): R(L(i)) = i when L is injective, else L(R(L(i))) = L(i) (L
 // evaluated as crd2idx does, also beyond its size). `cute_refusal`: why CuTe refuses these inputs
-// (dynamic strides), or nullptr when it returns R.
-COTILE_HD constexpr LawReport left_inverse(const Layout& l, const Layout& r, const char* cute_refusal = nullptr,
-                                           bool exhaustive = false) {
-  LawReport rep;
-  rep.op = "left_inverse";
-  rep.law = kLeftInverseLaw;
-  if (!known(l) || !known(r)) {
-    rep.deferred = true;
-    return rep;
-  }
-  const Proof p = prove_left_inverse(coalesce(l));
+// (dynamic strides), or nullptr when it returns R. (c = coalesce(L), as the algorithm has it.)
+COTILE_HD constexpr LawReport left_inverse(const Layout& l, const Layout& c, const Layout& r,
+                                           const char* cute_refusal = nullptr, bool exhaustive = false) {
+  LawReport rep = holding("left_inverse", kLeftInverseLaw, known(l) && known(r));
+  if (rep.deferred) return rep;
+  const Proof p = prove_left_inverse(c);
+  if (p.proven && !exhaustive) return proven(rep);
   const Flat fl = flat(l), fr = flat(r);
   const int64_t n = fl.size();
-  if (p.proven && (!exhaustive || n > collision_points())) {
-    rep.proven = true;
-    return rep;
-  }
+  if (p.proven && n > collision_points()) return proven(rep);
   if (n > collision_points()) {
     LawReport f = unverified("left_inverse", kLeftInverseLaw, n);
     line(f, "L", l);

@@ -14,6 +14,22 @@ struct Proof {
   Text why;
 };
 
+// The report of a law not (yet) found violated. `values_known`: false when an input has symbolic
+// leaves; the law is then deferred, checked once the values are known.
+COTILE_HD constexpr LawReport holding(const char* op, const char* law, bool values_known) {
+  LawReport r;
+  r.op = op;
+  r.law = law;
+  r.deferred = !values_known;
+  return r;
+}
+
+// The report marked as holding by its condition (no point checked).
+COTILE_HD constexpr LawReport proven(LawReport r) {
+  r.proven = true;
+  return r;
+}
+
 // Starts the report of a failed law: "<op>: <law> fails" (the caller adds " at <witness>" or ": ...").
 COTILE_HD constexpr LawReport failed(const char* op, const char* law) {
   LawReport r;
