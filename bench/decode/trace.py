@@ -9,6 +9,11 @@ wave's CTAs were placed and how long each SM had no CTA in its main loop.
 The traced launch follows three untraced ones and, by default, an L2 flush (zeroing 256 MiB);
 TRACE_WARM=1 skips the flush: the flush leaves dirty lines in L2 whose write-back slows the
 launch's first tens of microseconds, which the benchmark (no writes between launches) never sees.
+TRACE_BEFORE=read: a 512 MiB reduction instead (the sweep's isolated timing (a): L2 left holding
+clean, unrelated lines); TRACE_BEFORE=read+ws: the same, then the plan's workspace read (is its
+state what the isolated call pays?); TRACE_BEFORE=chain: the traced launch is the fourth of a back-to-back
+chain, no synchronization between them (the sweep's (c)). CUDA events around the traced launch
+give its time as a caller sees it, beside the span from its first CTA's start to its last CTA's end.
 TRACE_STAGGER=cycles overrides the plan's stagger of the first wave's later slots (0: none).
 """
 import ctypes
@@ -37,17 +42,30 @@ buf = torch.zeros(plan.grid * 16, dtype=torch.int64, device="cuda")
 flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
 for _ in range(3):
     plan.run(q, k, v, seqlen, kv_layout="HND")
-lib.cotile_decode_set_trace(ctypes.c_void_p(buf.data_ptr()))
-if not os.environ.get("TRACE_WARM"):  # cold L2 (and TLB) by default
+before = os.environ.get("TRACE_BEFORE", "warm" if os.environ.get("TRACE_WARM") else "flush")
+big = torch.zeros(512 << 20, dtype=torch.uint8, device="cuda").view(torch.int32) if before == "read" else None
+events = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
+torch.cuda.synchronize()
+if before == "flush":  # cold L2 (and TLB) by default
     flush.zero_()
-torch.cuda.synchronize()
+elif before.startswith("read"):
+    torch.sum(big)
+    if before == "read+ws":  # the workspace read back into L2 (and the TLB) after the big read
+        torch.sum(plan.workspace)
+elif before == "chain":
+    for _ in range(3):
+        plan.run(q, k, v, seqlen, kv_layout="HND")
+lib.cotile_decode_set_trace(ctypes.c_void_p(buf.data_ptr()))
+events[0].record()
 plan.run(q, k, v, seqlen, kv_layout="HND")
-torch.cuda.synchronize()
+events[1].record()
 lib.cotile_decode_set_trace(ctypes.c_void_p(0))
+torch.cuda.synchronize()
 t = buf.view(plan.grid, 16).cpu().tolist()
 t0 = min(r[0] for r in t)
 end = max(max(r[:5]) for r in t)
-print(f"{B},{Hq},{Hkv},{N},{D} {kv}: grid {plan.grid} splits {plan.splits}; launch span {(end - t0) / 1e3:.2f} us")
+print(f"{B},{Hq},{Hkv},{N},{D} {kv} after {before}: grid {plan.grid} splits {plan.splits}; launch span "
+      f"{(end - t0) / 1e3:.2f} us, CUDA events {events[0].elapsed_time(events[1]) * 1e3:.2f} us")
 # The kernel's trace slots (tiles.cuh, kTraceSlots) in the order a CTA passes them; 6 + k: warp 0's
 # tile k/8 of its tiles arrived.
 phases = [(0, "start"), (1, "q ready"), (2, "loop done"), (14, "warps in"), (3, "published"), (15, "counted"), (4, "merged")]

@@ -504,6 +504,7 @@ struct DecodeCta {
     trace(p, 3);
     if (single) return;
 
+    if (p.spread_merge) return merge_spread_over_unit();
     // Split-KV: publish, count arrivals; the last CTA merges every split of this unit.
     __syncthreads();
     if (tid == 0) {  // acq_rel: the CTA's partials (ordered before by the barrier) before the count,
@@ -518,6 +519,35 @@ struct DecodeCta {
     merge_workspace<D, C::kBf16>(p.part_o + int64_t(unit) * p.splits * kRows * D, p.part_lse + int64_t(unit) * p.splits * kRows,
                                  p.splits, valid_rows, after_q(), write);
     if (tid == 0) p.counters[unit] = 0;  // ready for the next launch (stream order)
+    trace(p, 4);
+  }
+
+  // Split-KV in a one-wave grid (Params::spread_merge): publish, wait until every split of the
+  // unit has, then merge this CTA's share of the unit's items (merge.cuh, merge_spread). Counters
+  // [unit] count arrivals and [units + unit] departures; the last CTA to depart zeroes both for
+  // the next launch (no CTA of this one reads them after its departure).
+  __device__ void merge_spread_over_unit() {
+    __syncthreads();  // the CTA's partials are written
+    int32_t* arrived = p.counters + unit;
+    int32_t* departed = p.counters + int(gridDim.x) / p.splits + unit;
+    if (tid == 0) {  // release: the partials (ordered before by the barrier) before the count
+      asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"(arrived) : "memory");
+      for (int n = 0;;) {  // acquire: every split's partials visible once the count is complete
+        asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(n) : "l"(arrived) : "memory");
+        if (n >= p.splits) break;
+        __nanosleep(32);
+      }
+    }
+    __syncthreads();
+    trace(p, 15);
+    const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) { write_output(row, d0, acc, inv, lse); };
+    merge_spread<D, C::kBf16>(p.part_o + int64_t(unit) * p.splits * kRows * D, p.part_lse + int64_t(unit) * p.splits * kRows,
+                              p.splits, split, valid_rows, write);
+    if (tid == 0) {
+      int n;
+      asm volatile("atom.add.relaxed.gpu.s32 %0, [%1], 1;" : "=r"(n) : "l"(departed) : "memory");
+      if (n == p.splits - 1) *arrived = 0, *departed = 0;  // ready for the next launch (stream order)
+    }
     trace(p, 4);
   }
 

@@ -126,6 +126,68 @@ __device__ void merge_workspace(const uint16_t* all_o, const float* all_lse, int
   }
 }
 
+// Spread over the unit's own CTAs (one-wave grids, Params::spread_merge): once every split has
+// published (each CTA waits for the unit's arrival count; all of a one-wave grid's CTAs are
+// resident, so the wait ends), CTA `rank` merges items rank, rank + splits, ... (item = a row's 8
+// columns d0 .. d0 + 7) from the workspace:
+//     lse = log2 sum_s 2^lse_s[row],      O[row] = sum_s 2^(lse_s[row] - lse) O_s[row].
+// `ways` lanes of a warp share an item, lane `way` taking splits way, way + ways, ... (at most
+// kPerLane, every load issued at once: one round trip), and the lanes' maxima, sums and O combine
+// by butterflies: a fixed order, so the result does not depend on which CTA arrived when. Each CTA
+// reads 1/splits of the partials, where the last-CTA merge (merge_workspace) reads them all in one
+// CTA, round trip after round trip.
+template <int D, bool Bf16, class Write>
+__device__ void merge_spread(const uint16_t* all_o, const float* all_lse, int splits, int rank, int valid_rows, Write write) {
+  constexpr int kGroups = D / 8, kPerLane = 4;
+  static_assert(32 * kPerLane >= kMaxSplits, "a warp's lanes cover every split of an item");
+  const int tid = int(threadIdx.x), items = valid_rows * kGroups;
+  const int mine = rank < items ? (items - 1 - rank) / splits + 1 : 0;  // items of this CTA
+  int ways = 1;
+  while (ways * kPerLane < splits) ways *= 2;
+  while (2 * ways <= 32 && 2 * ways <= splits && 2 * ways * mine <= kThreads) ways *= 2;
+  const int way = tid % ways;
+  for (int first = 0; first < mine; first += kThreads / ways) {  // CTA-uniform: the shuffles see whole warps
+    const int j = first + tid / ways;
+    const bool active = j < mine;
+    const int item = active ? rank + j * splits : 0, row = item / kGroups, d0 = 8 * (item % kGroups);
+    float l[kPerLane];
+    uint4 v[kPerLane];
+#pragma unroll
+    for (int k = 0; k < kPerLane; ++k) {
+      const int s = way + ways * k;
+      const bool on = active && s < splits;
+      l[k] = on ? __ldcg(all_lse + s * kRows + row) : -INFINITY;
+      v[k] = on ? __ldcg(reinterpret_cast<const uint4*>(all_o + (int64_t(s) * kRows + row) * D + d0)) : make_uint4(0, 0, 0, 0);
+    }
+    float mx = -INFINITY;
+#pragma unroll
+    for (int k = 0; k < kPerLane; ++k) mx = fmaxf(mx, l[k]);
+    for (int x = 1; x < ways; x *= 2) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, x));
+    const float base = exp2_reference(mx);
+    float sum = 0.0f;
+#pragma unroll
+    for (int k = 0; k < kPerLane; ++k) sum += exp2_fast(l[k] - base);
+    for (int x = 1; x < ways; x *= 2) sum += __shfl_xor_sync(0xffffffffu, sum, x);
+    const float lse = sum > 0.0f ? mx + log2f(sum) : -INFINITY;
+    float acc[8] = {};
+#pragma unroll
+    for (int k = 0; k < kPerLane; ++k) {
+      const float f = lse > -INFINITY ? exp2_fast(l[k] - lse) : 0.0f;  // the split's weight
+      const uint32_t h[4] = {v[k].x, v[k].y, v[k].z, v[k].w};
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const float2 x = unpack2<Bf16>(h[e]);
+        acc[2 * e] += f * x.x;
+        acc[2 * e + 1] += f * x.y;
+      }
+    }
+    for (int x = 1; x < ways; x *= 2)
+#pragma unroll
+      for (int e = 0; e < 8; ++e) acc[e] += __shfl_xor_sync(0xffffffffu, acc[e], x);
+    if (active && way == 0) write(row, d0, acc, 1.0f, lse);
+  }
+}
+
 // Within a cluster whose CTAs are the splits (rank = split), straight from the warps' partials:
 // warp w of CTA s holds, for each row, its running max m_sw and sum l_sw (base 2) and its
 // unnormalized O_sw [row][o_stride] (fp32), at the same shared-memory offsets in every CTA

@@ -12,7 +12,8 @@ namespace cotile::attention::detail {
 inline uint64_t align256(uint64_t x) { return (x + 255) / 256 * 256; }
 
 // Workspace: partial O [units][splits][16][D] 16-bit, partial lse [units][splits][16] f32, counters
-// [units]; none when there is one split or the splits merge within a cluster.
+// [2][units] (arrivals, departures); none when there is one split or the splits merge within a
+// cluster.
 struct Workspace {
   uint64_t o, lse, counters, total;
 };
@@ -23,7 +24,7 @@ inline Workspace workspace_layout(int64_t units, int64_t splits, int64_t d, int6
   w.o = 0;
   w.lse = align256(part * kRows * uint64_t(d) * 2);
   w.counters = w.lse + align256(part * kRows * 4);
-  w.total = w.counters + align256(uint64_t(units) * 4);
+  w.total = w.counters + align256(uint64_t(units) * 2 * 4);
   return w;
 }
 
@@ -82,6 +83,20 @@ struct Work {
   }
 };
 inline bool solo_launch(int64_t grid, int64_t sms, int64_t ctas_per_sm, int kv_bytes);
+// Whether a grid runs in more than one wave: more CTAs than the SMs hold at once.
+inline bool several_waves(int64_t grid, int64_t sms, int64_t ctas_per_sm) { return grid > sms * ctas_per_sm; }
+// Whether a workspace merge is spread over the unit's CTAs (decode_kernel.cuh, merge_spread_over_unit):
+// each waits for its unit's last split, then merges 1/splits of the items, instead of the last CTA
+// merging them all. Only where every CTA is resident at once (one wave), so that a CTA waiting for
+// its peers never keeps one from starting. Measured (bench/decode/trace.py, H200, bf16, 64 splits):
+// the last-CTA merge of (1,24,2,65536) took 12 us after its last split in a chain of launches and
+// 17 us isolated (after a 512 MiB read), ~9 round trips of one CTA's loads.
+#ifndef COTILE_DECODE_SPREAD_MERGE
+#define COTILE_DECODE_SPREAD_MERGE 1
+#endif
+inline bool spread_merge(int64_t grid, int64_t sms, int64_t ctas_per_sm, int64_t splits, int64_t cluster) {
+  return COTILE_DECODE_SPREAD_MERGE && splits > 1 && cluster == 1 && !several_waves(grid, sms, ctas_per_sm);
+}
 // The merge and the reservation for a given s, as the launch will make them: solo where the rule
 // (solo_launch) says so; clustered when every unit's cluster is resident at once at the shared
 // memory the launch asks for: a solo launch's clusters of one CTA an SM (fewer fit: 8-CTA clusters
@@ -101,8 +116,10 @@ inline double split_cost(const Machine& m, const Work& w, const SplitChoice& c) 
   const double cta_bytes = double(((rows + s - 1) / s + kRows - 1) / kRows * kRows * w.row_bytes);
   const double stream = std::max({double(w.units) * double(rows) * double(w.row_bytes) / double(m.sms), double(per_sm) * cta_bytes / w.sm_rate,
                                   double(waves) * cta_bytes / w.cta_rate});
+  const bool spread = spread_merge(ctas, m.sms, m.ctas_per_sm, s, c.cluster);
   const double merge = s == 1                 ? 0.0
                        : c.cluster > 1        ? kClusterMergeRead * double(s * w.partial_bytes)
+                       : spread               ? kGlobalMerge + kMergeRead * double(w.partial_bytes)
                                               : kGlobalMerge + kMergeRead * double(s * w.partial_bytes);
   return stream + double(waves) * kStartup + merge;
 }
@@ -134,8 +151,6 @@ inline bool prefetch_before_wait(bool paged, int kv_bytes, int64_t max_rows, int
   return !paged && (solo || (kv_bytes == 2 && (max_rows + splits - 1) / splits >= kPrefetchRows));
 }
 
-// Whether a grid runs in more than one wave: more CTAs than the SMs hold at once.
-inline bool several_waves(int64_t grid, int64_t sms, int64_t ctas_per_sm) { return grid > sms * ctas_per_sm; }
 
 // Whether the CTAs let the next kernel in the stream (a dependent launch) start once they are past
 // their main loops, instead of when they exit: when this grid leaves at least half the SMs idle,

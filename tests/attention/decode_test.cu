@@ -368,6 +368,13 @@ int main(int argc, char** argv) {
     c.splits = splits, c.per_head_scale = true;
     run_case(c);
   }
+  // The workspace merge of a grid of several waves, by the last CTA of each unit (the one-wave
+  // grids above spread it over the unit's CTAs): 512 units of 12 splits.
+  {
+    Case c{64, 2000, 4, 128, 8, Cache::kBHND, 0, false, true, COTILE_BF16, COTILE_BF16, COTILE_BF16};
+    c.splits = 12;
+    run_case(c);
+  }
   // The workspace merge's thread mappings: G = 1 at D = 64 (8 items: 16 threads per item, their
   // sums added in order) and G = 32 at D = 256 (two m-tiles of 512 items: 4 per thread; K/V read
   // by both, so not marked evict-first), with many splits.
