@@ -30,33 +30,30 @@ inline Workspace workspace_layout(int64_t units, int64_t splits, int64_t d, int6
 
 // Splits and how they merge: a model of the launch's time, fitted to H200 measurements
 // (docs/design/decode.md). Times are in bytes read at one SM's share of the DRAM bandwidth
-// (probe / SMs, ~34 GB/s). With s splits, units * s CTAs of `cta` = rows / s (whole tiles) rows:
+// (probe / SMs, ~34 GB/s: 34e3 is 1 us). With s splits, units * s CTAs of `cta` = rows / s (whole
+// tiles) rows:
 //   stream = max(all bytes / SMs,                         DRAM
 //                CTAs per SM * cta bytes / sm_rate,        what one SM's CTAs can consume
 //                waves * cta bytes / cta_rate)             what one CTA can consume
 //   time   = stream + waves * kStartup + merge
-// The rates (Work::of): one CTA alone on an SM streams slightly faster than two CTAs share it
-// (cta_rate, refitted below) and up to 1.3x the share when other SMs idle. fp8 caches and D = 64 (more work
-// per byte) had lower rates until the lazy rescale and fewer address instructions per tile; since
-// then forced-split sweeps (results/h200_2026-11-29_splits) find the same choices best for them
-// as for 16-bit caches with D = 128 (e.g. fp8 (8,32,8,8192): 2c 37.0 us, 4 40.8 us).
-// The merge: none for s = 1; in a cluster, the s partials read over distributed shared memory
-// (kClusterMergeRead x s * partial_bytes); through the workspace, kGlobalMerge (publish, counter:
-// L2 round trips, and the splits' spread over the GPU) plus the last CTA reading the s partials
-// (kMergeRead x s * partial_bytes).
-// Clusters are used in one wave only (clusters[s] >= units; clusters[s] = resident clusters of
-// size s, 0 when not possible): 4-CTA clusters for 64 units, 62 resident, ran 1.4x slower.
+// The merge, for s > 1, is one of (choose_merge takes the cheaper one the machine allows):
+//   in a cluster (one wave of resident clusters):  kClusterMerge + kClusterMergeRead * s * partial
+//   spread over the unit's CTAs (one wave):        kGlobalMerge + kMergeRead * partial
+//   by the unit's last CTA (several waves):        kGlobalMerge + kSeveralWavesMerge + kMergeRead * s * partial
+// (partial: one split's O of a unit, its query rows x D x 2 bytes). A cluster's merge reads every
+// partial over distributed shared memory and keeps each CTA resident until its peers have read
+// it; the spread merge reads 1/s of them in each CTA but pays L2 round trips (publish, count,
+// load); a grid of several waves pays its last CTAs' merges after its last wave.
+// The constants were fitted to the model sweep (bench/decode/sweep.py, 234 cases of 17 public
+// models' per-GPU heads, every forced split count timed isolated (a) and in sequence (b), once
+// with clusters and once without, so that both merges of each s < 9 were measured): the choice
+// is within 5% of the best of all (s, merge) in (a) on 204 cases, in (b) on 220, in both on 194
+// (one choice within 5% in both exists on 220; the two timings disagree on the rest). The
+// previous constants (a CTA at 0.8, clusters whenever they fit, the last CTA merging alone) gave
+// 163 in both on the same data.
 // Ties go to more splits (more loads in flight at the same modelled time).
-// The constants were refitted to the model sweep (bench/decode/sweep.py, 234 cases of 16 public
-// models' per-GPU heads, each with every forced split count timed isolated and in sequence:
-// results in docs/design/decode.md): a CTA alone streams at 0.8 of an SM's share (cta_rate,
-// before 1.05: one-CTA grids were too cheap, so long single sequences got too few splits), a
-// cluster's merge costs its partials' reads only, the workspace merge 3 us plus the reads. With
-// the old constants the plan was within 5% of the best forced count, in both timings, on 123 of
-// the 234 cases (worst 1.99x); with these, 152 (worst 1.41x); one split count is within 5% of
-// the best in both timings on 204 (the two timings disagree on the rest).
-inline constexpr double kStartup = 85e3, kGlobalMerge = 100e3;  // 2.5, 3 us
-inline constexpr double kClusterMergeRead = 1.0, kMergeRead = 1.0;
+inline constexpr double kStartup = 70e3, kGlobalMerge = 100e3, kSeveralWavesMerge = 400e3;  // 2, 3, 12 us
+inline constexpr double kMergeRead = 0.25, kClusterMerge = 15e3, kClusterMergeRead = 4.0;
 // The split counts the plan chooses among: those the sweep measures (a count in between was
 // never better by more than the runs' noise).
 inline constexpr int kSplitCounts[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
@@ -79,7 +76,7 @@ struct Work {
   double cta_rate, sm_rate;
   int kv_bytes = 2;                // bytes of a cache element (1: fp8, which launches solo where it can)
   static Work of(int64_t units, int64_t rows, int64_t head_dim, int64_t kv_bytes, int64_t group) {
-    return {units, rows, 2 * head_dim * kv_bytes, std::min<int64_t>(group, kRows) * head_dim * 2, 0.8, 1.3, int(kv_bytes)};
+    return {units, rows, 2 * head_dim * kv_bytes, std::min<int64_t>(group, kRows) * head_dim * 2, 0.75, 1.15, int(kv_bytes)};
   }
 };
 inline bool solo_launch(int64_t grid, int64_t sms, int64_t ctas_per_sm, int kv_bytes);
@@ -91,23 +88,23 @@ inline bool several_waves(int64_t grid, int64_t sms, int64_t ctas_per_sm) { retu
 // its peers never keeps one from starting. Measured (bench/decode/trace.py, H200, bf16, 64 splits):
 // the last-CTA merge of (1,24,2,65536) took 12 us after its last split in a chain of launches and
 // 17 us isolated (after a 512 MiB read), ~9 round trips of one CTA's loads.
-#ifndef COTILE_DECODE_SPREAD_MERGE
-#define COTILE_DECODE_SPREAD_MERGE 1
-#endif
 inline bool spread_merge(int64_t grid, int64_t sms, int64_t ctas_per_sm, int64_t splits, int64_t cluster) {
-  return COTILE_DECODE_SPREAD_MERGE && splits > 1 && cluster == 1 && !several_waves(grid, sms, ctas_per_sm);
+  return splits > 1 && cluster == 1 && !several_waves(grid, sms, ctas_per_sm);
 }
+inline double split_cost(const Machine& m, const Work& w, const SplitChoice& c);
 // The merge and the reservation for a given s, as the launch will make them: solo where the rule
-// (solo_launch) says so; clustered when every unit's cluster is resident at once at the shared
-// memory the launch asks for: a solo launch's clusters of one CTA an SM (fewer fit: 8-CTA clusters
-// need 8 SMs of one GPC each), else, without the reservation, the kernel's.
+// (solo_launch) says so; a cluster where every unit's cluster is resident at once at the shared
+// memory the launch asks for (a solo launch's clusters of one CTA an SM: fewer fit, 8-CTA clusters
+// need 8 SMs of one GPC each; else, without the reservation, the kernel's) and the model finds
+// it cheaper than the workspace merge; else through the workspace.
 inline SplitChoice choose_merge(const Machine& m, const Work& w, int s) {
   const bool solo = m.solo && solo_launch(w.units * s, m.sms, m.ctas_per_sm, w.kv_bytes);
-  if (s >= 2 && s <= kMaxCluster) {
-    if (solo && m.solo_clusters.clusters[s] >= w.units) return {s, s, true};
-    if (m.clusters.clusters[s] >= w.units) return {s, s, false};
-  }
-  return {s, 1, solo};
+  const SplitChoice plain{s, 1, solo};
+  if (s < 2 || s > kMaxCluster) return plain;
+  SplitChoice cluster{s, 1, false};
+  if (solo && m.solo_clusters.clusters[s] >= w.units) cluster = {s, s, true};
+  else if (m.clusters.clusters[s] >= w.units) cluster = {s, s, false};
+  return cluster.cluster > 1 && split_cost(m, w, cluster) <= split_cost(m, w, plain) ? cluster : plain;
 }
 inline double split_cost(const Machine& m, const Work& w, const SplitChoice& c) {
   const int64_t s = c.splits, ctas = w.units * s, rows = std::max<int64_t>(1, w.rows);
@@ -116,11 +113,10 @@ inline double split_cost(const Machine& m, const Work& w, const SplitChoice& c) 
   const double cta_bytes = double(((rows + s - 1) / s + kRows - 1) / kRows * kRows * w.row_bytes);
   const double stream = std::max({double(w.units) * double(rows) * double(w.row_bytes) / double(m.sms), double(per_sm) * cta_bytes / w.sm_rate,
                                   double(waves) * cta_bytes / w.cta_rate});
-  const bool spread = spread_merge(ctas, m.sms, m.ctas_per_sm, s, c.cluster);
   const double merge = s == 1                 ? 0.0
-                       : c.cluster > 1        ? kClusterMergeRead * double(s * w.partial_bytes)
-                       : spread               ? kGlobalMerge + kMergeRead * double(w.partial_bytes)
-                                              : kGlobalMerge + kMergeRead * double(s * w.partial_bytes);
+                       : c.cluster > 1        ? kClusterMerge + kClusterMergeRead * double(s * w.partial_bytes)
+                       : waves == 1           ? kGlobalMerge + kMergeRead * double(w.partial_bytes)
+                                              : kGlobalMerge + kSeveralWavesMerge + kMergeRead * double(s * w.partial_bytes);
   return stream + double(waves) * kStartup + merge;
 }
 // s among kSplitCounts up to min(128, rows / 64): every warp keeps at least one 16-row tile.
