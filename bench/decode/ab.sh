@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Same-session A/B of decode builds on the GPU machine: builds each variant's library (Release,
+# A/B of decode builds on one GPU machine, alternated: builds each variant's library (Release,
 # in parallel), then runs `bench.py --no-torch` for the variants in order and back (a b c c b a by
-# default, so that drift within the session cancels), one CSV per run in $OUT (or ./ab-results).
+# default, so that drift over the run cancels), one CSV per run in $OUT (or ./ab-results).
 #
 #   bash bench/decode/ab.sh NAME[:SRC]=CUDA_FLAGS ...
 #     NAME        the variant's name (CSV files NAME_runK.csv, build dir ab-build-NAME)

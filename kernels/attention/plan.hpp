@@ -137,7 +137,7 @@ inline SplitChoice choose_splits(const Machine& m, const Work& w) {
 // Whether the first wave's CTAs prefetch their first K/V tiles into L2 before the dependency wait
 // (decode_kernel.cuh, prefetch_before_wait): for contiguous 16-bit caches whose CTAs attend at
 // least kPrefetchRows rows of the longest sequence (paged caches never: the page table would be
-// read at a stale length). Same-session A/Bs of back-to-back launches
+// read at a stale length). Alternating A/Bs of back-to-back launches
 // (results/h200_2026-11-30_prefetch_ab): 16-bit caches with CTAs of 1 024 rows or more gained
 // 0.2-3.6% (the split 128 MiB shapes the most); the 128-row CTAs of (1,32,8,1024) lost 0.5-0.7 us
 // of 6.9 (prefetches before a wait that does not last), and fp8 caches gained nothing (0.98-1.01).
@@ -167,7 +167,7 @@ inline bool trigger_early(int64_t grid, int64_t sms, int64_t ctas_per_sm, bool s
 // before the wait (decode_api.cu): the next decode's CTAs then take each SM as this launch's CTA
 // leaves it, one an SM, and fetch during this launch's tail. Without the reservation an early
 // trigger let them double up on the idle SMs (12-18% slower, trigger_early above). Measured in
-// four same-session A/Bs (results/h200_2026-11-30_solo): fp8 (1,32,8,32768) x1.021-1.045; the
+// four alternating A/Bs (results/h200_2026-11-30_solo): fp8 (1,32,8,32768) x1.021-1.045; the
 // other one-CTA fp8 grids x0.996-1.013, within the runs' noise (x0.997-1.004 in the last). 16-bit
 // caches (which already prefetch) moved by x0.983-1.012 with it: they go without.
 inline bool solo_launch(int64_t grid, int64_t sms, int64_t ctas_per_sm, int kv_bytes) {
