@@ -29,6 +29,26 @@ TEST(Typed, StaticLayoutsAreStaticTypes) {
   EXPECT_EQ(l(1, 2), 10);
 }
 
+// CuTe's is_static looks through const and references: CuTe code asks it of a `const&` parameter
+// (`if constexpr (is_static<decltype(x)>::value)`), where it once said false in cotile.
+template <class L>
+bool takes_static_branch(const L& l) {
+  if constexpr (is_static<decltype(l)>::value) return true;
+  else return false;
+}
+TEST(Typed, IsStaticLooksThroughConstAndReferences) {
+  const auto l = make_layout(make_shape(_4{}, _8{}));
+  static_assert(is_static<decltype(l)>::value);  // const
+  static_assert(is_static<decltype(l)&>::value && is_static<decltype((l))>::value && is_static<decltype(l)&&>::value);
+  static_assert(is_static<const _4&>::value && is_static<const volatile _4>::value);
+  static_assert(!is_static<const int&>::value);
+  const auto d = make_layout(make_shape(opaque(4), _8{}));
+  static_assert(!is_static<decltype(d)>::value && !is_static<decltype(d)&>::value);
+  EXPECT_TRUE(takes_static_branch(l));
+  EXPECT_FALSE(takes_static_branch(d));
+  EXPECT_EQ(to_string(l), "(_4,_8):(_1,_4)");
+}
+
 TEST(Typed, ReplaceWithIntMakesADynamicSlot) {
   // The spec's §4: replace<0>(stride, 0) yields an int slot; _0{} would be static.
   const auto s = make_stride(_0{}, _1{});

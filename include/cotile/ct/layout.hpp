@@ -266,21 +266,25 @@ template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto elem_less(con
 
 // --- static queries -------------------------------------------------------------------------
 
-// is_static<T>: decided by the type alone (CuTe's is_static).
+// is_static<T>: decided by the type alone (CuTe's is_static). Like CuTe's, it looks through const
+// and references, so that `is_static<decltype(x)>` of a `const&` parameter answers for the value's
+// type (before, it said false there, and `if constexpr` silently took the dynamic branch).
+namespace detail {
 template <class T>
-struct is_static : std::false_type {};
+struct is_static_type : std::false_type {};
 template <int64_t N>
-struct is_static<Int<N>> : std::true_type {};
+struct is_static_type<Int<N>> : std::true_type {};
 template <auto S>
-struct is_static<Tuple<S>> : std::bool_constant<S.slots == 0> {};
+struct is_static_type<Tuple<S>> : std::bool_constant<S.slots == 0> {};
 template <auto S>
-struct is_static<Layout<S>> : std::bool_constant<S.slots() == 0> {};
-template <>
-struct is_static<Pack<>> : std::true_type {};
-template <class T, class... Ts>
-struct is_static<Pack<T, Ts...>> : std::bool_constant<is_static<T>::value && is_static<Pack<Ts...>>::value> {};
+struct is_static_type<Layout<S>> : std::bool_constant<S.slots() == 0> {};
+template <class... Ts>
+struct is_static_type<Pack<Ts...>> : std::bool_constant<(is_static_type<std::remove_cvref_t<Ts>>::value && ...)> {};
+}  // namespace detail
 template <class T>
-inline constexpr bool is_static_v = is_static<std::remove_cv_t<std::remove_reference_t<T>>>::value;
+struct is_static : detail::is_static_type<std::remove_cvref_t<T>> {};
+template <class T>
+inline constexpr bool is_static_v = is_static<T>::value;
 
 // --- printing (host): the engine's text ----------------------------------------------------
 
