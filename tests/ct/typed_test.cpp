@@ -148,6 +148,23 @@ TEST(Typed, TensorsSliceTileAndPartition) {
   EXPECT_EQ(to_string(r.layout()), "(_4,_4):(_1,_4)");
 }
 
+// CuTe's pointer spellings: gmem_ptr<T*> is a pointer to T in global memory, as make_gmem_ptr
+// of a T* and make_gmem_ptr<T>(void*) make; likewise smem.
+TEST(Typed, MemorySpacePointersAreSpelledAsInCute) {
+  static float buf[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+  static_assert(std::is_same_v<decltype(make_gmem_ptr(buf + 0)), gmem_ptr<float*>>);
+  static_assert(std::is_same_v<gmem_ptr<float*>::value_type, float>);
+  void* raw = buf;
+  const void* craw = buf;
+  const auto p = make_gmem_ptr<float>(raw);
+  static_assert(std::is_same_v<decltype(p), const gmem_ptr<float*>>);
+  static_assert(std::is_same_v<decltype(make_gmem_ptr<float>(craw)), gmem_ptr<const float*>>);
+  static_assert(std::is_same_v<decltype(make_smem_ptr<float>(raw)), smem_ptr<float*>>);
+  const auto t = make_tensor(p, make_layout(make_shape(_2{}, _4{})));
+  EXPECT_EQ(t(1, 3), 7.0f);
+  EXPECT_EQ(make_gmem_ptr<float>(craw)[5], 5.0f);
+}
+
 // The spec's Q-load path written as kernel code (§5–§8).
 TEST(Typed, SpecChainAsKernelCode) {
   static uint8_t q[128 * 128];

@@ -3,6 +3,8 @@
 // fixed ones; local_tile and local_partition select a tile and a thread's part of it.
 #pragma once
 
+#include <type_traits>
+
 #include "layout.hpp"
 
 namespace cotile::ct {
@@ -27,12 +29,27 @@ struct tagged_ptr {
   COTILE_HD constexpr tagged_ptr operator+(int64_t i) const { return {ptr + i}; }
   COTILE_HD constexpr T* get() const { return ptr; }
 };
-template <class T> using gmem_ptr = tagged_ptr<T, Space::kGmem>;
-template <class T> using smem_ptr = tagged_ptr<T, Space::kSmem>;
+// CuTe's spellings: gmem_ptr<float*> (the parameter is the pointer type), make_gmem_ptr(p) and
+// make_gmem_ptr<T>(void*); likewise smem.
+namespace detail {
+template <class P, Space M>
+struct space_ptr {
+  static_assert(std::is_pointer_v<P>, "gmem_ptr<P> / smem_ptr<P>: P is a pointer type, as in CuTe (gmem_ptr<float*>, not gmem_ptr<float>)");
+  using type = tagged_ptr<std::remove_pointer_t<P>, M>;
+};
+}  // namespace detail
+template <class P> using gmem_ptr = typename detail::space_ptr<P, Space::kGmem>::type;
+template <class P> using smem_ptr = typename detail::space_ptr<P, Space::kSmem>::type;
 template <class T>
-COTILE_HD constexpr gmem_ptr<T> make_gmem_ptr(T* p) { return {p}; }
+COTILE_HD constexpr gmem_ptr<T*> make_gmem_ptr(T* p) { return {p}; }
 template <class T>
-COTILE_HD constexpr smem_ptr<T> make_smem_ptr(T* p) { return {p}; }
+COTILE_HD constexpr gmem_ptr<T*> make_gmem_ptr(void* p) { return {static_cast<T*>(p)}; }
+template <class T>
+COTILE_HD constexpr gmem_ptr<const T*> make_gmem_ptr(const void* p) { return {static_cast<const T*>(p)}; }
+template <class T>
+COTILE_HD constexpr smem_ptr<T*> make_smem_ptr(T* p) { return {p}; }
+template <class T>
+COTILE_HD constexpr smem_ptr<T*> make_smem_ptr(void* p) { return {static_cast<T*>(p)}; }
 
 // Offsets only: a tensor over no memory, whose iterator is the offset of its first element (for
 // tools and tests that ask where a partition starts).
@@ -216,11 +233,11 @@ COTILE_HD COTILE_INLINE constexpr auto recast(const Tensor<Iter, L>& t) {
   auto* p = reinterpret_cast<U*>(t.iter.get());
   if constexpr (ratio_up > 1) {
     const auto l = upcast<ratio_up>(t.layout());
-    if constexpr (std::is_same_v<Iter, smem_ptr<T>>) return make_tensor(make_smem_ptr(p), l);
+    if constexpr (std::is_same_v<Iter, smem_ptr<T*>>) return make_tensor(make_smem_ptr(p), l);
     else return make_tensor(make_gmem_ptr(p), l);
   } else {
     const auto l = downcast<ratio_down>(t.layout());
-    if constexpr (std::is_same_v<Iter, smem_ptr<T>>) return make_tensor(make_smem_ptr(p), l);
+    if constexpr (std::is_same_v<Iter, smem_ptr<T*>>) return make_tensor(make_smem_ptr(p), l);
     else return make_tensor(make_gmem_ptr(p), l);
   }
 }
