@@ -11,7 +11,8 @@ TRACE_WARM=1 skips the flush: the flush leaves dirty lines in L2 whose write-bac
 launch's first tens of microseconds, which the benchmark (no writes between launches) never sees.
 TRACE_BEFORE=read: a 512 MiB reduction instead (the sweep's isolated timing (a): L2 left holding
 clean, unrelated lines); TRACE_BEFORE=read+ws: the same, then the plan's workspace read (is its
-state what the isolated call pays?); TRACE_BEFORE=chain: the traced launch is the fourth of a back-to-back
+state what the isolated call pays?); TRACE_BEFORE=read+code: the same, then the same plan on one
+tile a sequence (the kernel's code back in L2, its data not); TRACE_BEFORE=chain: the traced launch is the fourth of a back-to-back
 chain, no synchronization between them (the sweep's (c)). CUDA events around the traced launch
 give its time as a caller sees it, beside the span from its first CTA's start to its last CTA's end.
 TRACE_STAGGER=cycles overrides the plan's stagger of the first wave's later slots (0: none).
@@ -52,6 +53,8 @@ elif before.startswith("read"):
     torch.sum(big)
     if before == "read+ws":  # the workspace read back into L2 (and the TLB) after the big read
         torch.sum(plan.workspace)
+    if before == "read+code":  # the same plan on one tile a sequence: its code warm, its data cold
+        plan.run(q, k, v, torch.full_like(seqlen, 16), kv_layout="HND")
 elif before == "chain":
     for _ in range(3):
         plan.run(q, k, v, seqlen, kv_layout="HND")
