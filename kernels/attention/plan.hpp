@@ -85,7 +85,10 @@ inline bool several_waves(int64_t grid, int64_t sms, int64_t ctas_per_sm) { retu
 // Whether a workspace merge is spread over the unit's CTAs (decode_kernel.cuh, merge_spread_over_unit):
 // each waits for its unit's last split, then merges 1/splits of the items, instead of the last CTA
 // merging them all. Only where every CTA is resident at once (one wave), so that a CTA waiting for
-// its peers never keeps one from starting. Measured (bench/decode/trace.py, H200, bf16, 64 splits):
+// its peers never keeps one from starting. Should fewer slots be free (another stream's kernel on
+// some SMs), progress still holds as for CUTLASS's serial split-K: CTAs are dispatched in index
+// order and a unit's splits are consecutive, so every unit before the first one not fully
+// dispatched has all its CTAs resident, finishes and frees its slots. Measured (bench/decode/trace.py, H200, bf16, 64 splits):
 // the last-CTA merge of (1,24,2,65536) took 12 us after its last split in a chain of launches and
 // 17 us isolated (after a 512 MiB read), ~9 round trips of one CTA's loads.
 inline bool spread_merge(int64_t grid, int64_t sms, int64_t ctas_per_sm, int64_t splits, int64_t cluster) {
