@@ -212,6 +212,42 @@ COTILE_HD constexpr IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
   return I(ceil_div(x, y));
 }
 
+// inner_product(a, b) = _0 + a0*b0 + a1*b1 + ... over congruent a and b (CuTe's fold from Int<0>):
+// static when every product is.                  Requires a and b congruent
+COTILE_HD constexpr Int inner_product(const IntTuple& a, const IntTuple& b) {
+  if (a.is_leaf() && b.is_leaf()) return a.value() * b.value();
+  if (a.is_leaf() || b.is_leaf() || a.rank() != b.rank())
+    fail("inner_product", "a and b must be congruent", nullptr, arg("a", a), arg("b", b));
+  Int r = S(0);
+  for (int i = 0; i < a.rank(); ++i) r = r + inner_product(a.get(i), b.get(i));
+  return r;
+}
+
+// prefix_product(a, init = _1): exclusive prefix products congruent to a (CuTe's, without the
+// _1 -> _0 rule of compact strides).
+//   tuple, int:   r_i = prefix_product(a_i, init), init = init * product(a_i)
+//   tuple, tuple: elementwise                      Requires rank(a) == rank(init)
+//   int, int:     init                             (int, tuple: an error)
+COTILE_HD constexpr IntTuple prefix_product(const IntTuple& a, const IntTuple& init) {
+  if (a.is_leaf()) {
+    if (init.is_tuple()) fail("prefix_product", "init must be an integer for an integer a", nullptr, arg("a", a), arg("init", init));
+    return init;
+  }
+  IntTuple r = IntTuple::tuple();
+  if (init.is_tuple()) {
+    if (a.rank() != init.rank()) fail("prefix_product", "rank(a) must equal rank(init)", nullptr, arg("a", a), arg("init", init));
+    for (int i = 0; i < a.rank(); ++i) r.push_back(prefix_product(a.get(i), init.get(i)));
+    return r;
+  }
+  Int running = init.value();
+  for (int i = 0; i < a.rank(); ++i) {
+    r.push_back(prefix_product(a.get(i), I(running)));
+    running = running * product(a.get(i));
+  }
+  return r;
+}
+COTILE_HD constexpr IntTuple prefix_product(const IntTuple& a) { return prefix_product(a, I(S(1))); }
+
 // --- comparison -----------------------------------------------------------------------------
 
 // congruent(a, b): a and b have the same profile (nesting structure). Always static.
