@@ -1,0 +1,132 @@
+#include "convert.hpp"
+
+#include <pybind11/stl.h>
+
+#include "describe.hpp"
+
+namespace cotile::python {
+
+PyTypes& types() {
+  static PyTypes* t = new PyTypes();  // never destroyed: Python objects outlive static destructors
+  return *t;
+}
+
+Mode& default_mode() {
+  static Mode m;
+  return m;
+}
+
+namespace {
+
+[[noreturn]] void type_error(const std::string& fn, const std::string& arg, py::handle h) {
+  const std::string got = py::str(py::type::of(h).attr("__name__"));
+  throw py::type_error(fn + "(): argument '" + arg + "' must be a Layout, ComposedLayout, Swizzle, int, tuple, None or CuTe text, not " + got);
+}
+
+}  // namespace
+
+Value to_value(py::handle h, const std::string& fn, const std::string& arg) {
+  PyObject* o = h.ptr();
+  if (PyLong_Check(o)) {
+    if (PyBool_Check(o)) type_error(fn, arg, h);
+    const long long x = PyLong_AsLongLong(o);
+    if (x == -1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      const std::string rule = "argument '" + arg + "' = " + std::string(py::str(h)) + " does not fit in 64 bits";
+      throw Error(fn, rule, fn + ": " + rule);
+    }
+    const bool is_static = types().static_int && PyObject_TypeCheck(o, (PyTypeObject*)types().static_int.ptr());
+    return Value::of(is_static ? S(x) : D(x));
+  }
+  if (PyTuple_Check(o) || PyList_Check(o)) {
+    Value t;
+    t.kind = Value::kTuple;
+    for (py::handle e : h) t.elems.push_back(to_value(e, fn, arg));
+    return t;
+  }
+  if (o == Py_None) return Value::underscore();
+  if (py::isinstance<Layout>(h)) return Value::of(h.cast<const Layout&>());
+  if (py::isinstance<ComposedLayout>(h)) {
+    Value v;
+    v.kind = Value::kComposed;
+    v.composed = h.cast<const ComposedLayout&>();
+    return v;
+  }
+  if (py::isinstance<Swizzle>(h)) return Value::of(h.cast<const Swizzle&>());
+  if (PyUnicode_Check(o)) return text::parse(h.cast<std::string>());
+  type_error(fn, arg, h);
+}
+
+py::object to_py(const Value& v) {
+  switch (v.kind) {
+    case Value::kInt:
+      if (v.integer.is_static) return types().static_int(v.integer.value);
+      return py::int_(v.integer.value);
+    case Value::kTuple: {
+      py::tuple t(v.elems.size());
+      for (size_t i = 0; i < v.elems.size(); ++i) t[i] = to_py(v.elems[i]);
+      return types().int_tuple(t);
+    }
+    case Value::kLayout: return py::cast(v.layout);
+    case Value::kComposed: return py::cast(v.composed);
+    case Value::kSwizzle: return py::cast(v.composed.swizzle);
+    case Value::kUnderscore: return py::none();
+    case Value::kName: return py::str(v.name);
+    case Value::kRecord: {
+      py::list names, values;
+      for (size_t i = 0; i < v.names.size(); ++i) {
+        names.append(py::str(v.names[i]));
+        values.append(to_py(v.elems[i]));
+      }
+      return types().record(names, values);
+    }
+  }
+  throw py::type_error("cotile: a value of unknown kind");
+}
+
+Value call_value(const std::string& op, const std::vector<Value>& args, const Mode& m) {
+  LawLog log;
+  cli::CalcOptions opt;
+  opt.strict = m.strict;
+  opt.as_cute = m.as_cute;
+  opt.log = m.as_cute ? &log : nullptr;
+  Value v = cli::call(op, args, opt);
+  if (log.count > 0 && types().law_warning) {
+    py::module_ warnings = py::module_::import("warnings");
+    for (int k = 0; k < log.count && k < LawLog::kKept; ++k)
+      warnings.attr("warn")(py::str(log.kept[k].message.c_str()), types().law_warning, 2);
+    if (log.count > LawLog::kKept)
+      warnings.attr("warn")(py::str(std::to_string(log.count - LawLog::kKept) + " more violated laws"), types().law_warning, 2);
+  }
+  return v;
+}
+
+py::object call_op(const std::string& op, const std::vector<Value>& args, const Mode& m) {
+  return to_py(call_value(op, args, m));
+}
+
+std::string plain_text(const Value& v) { return cli::plain(text::to_string(v)); }
+
+void register_translator() {
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const Error& e) {
+      const PyTypes& t = types();
+      const std::string& rule = e.rule();
+      const bool wrong_kind = rule.rfind("argument ", 0) == 0 && rule.find(" must be ") != std::string::npos;
+      const bool law = dynamic_cast<const LawError*>(&e) != nullptr;
+      py::object type = law ? t.law_error : wrong_kind ? t.type_error : t.layout_error;
+      if (!type) {
+        PyErr_SetString(PyExc_ValueError, e.what());
+        return;
+      }
+      py::object exc = type(py::str(e.what()));
+      exc.attr("op") = py::str(e.op());
+      exc.attr("rule") = py::str(e.rule());
+      PyErr_SetObject(type.ptr(), exc.ptr());
+    }
+  });
+}
+
+}  // namespace cotile::python
