@@ -59,7 +59,7 @@ ext = Extension(
     include_dirs=["include", "tools/cotile", "python/ext", pybind11_include()],
     depends=HEADERS,
     language="c++",
-    extra_compile_args=["-std=c++20", "-O2", "-fvisibility=hidden"],
+    extra_compile_args=["-std=c++20", "-O2", "-g0", "-fvisibility=hidden"],
 )
 
 setup(
