@@ -1,7 +1,9 @@
 """docs/python_qload.ipynb executed headless (nbclient): it runs without errors, derives the
 golden corpus's fmha_gen_q chain, renders the tiled copy as SVG and prints `cotile explain`."""
 
+import json
 import os
+import sys
 
 import pytest
 
@@ -40,6 +42,14 @@ def cell_text(cell):
 
 @pytest.fixture(scope="module")
 def executed(tmp_path_factory):
+    # The kernel is this interpreter (the one cotile is installed in), not whatever `python3`
+    # the system's kernelspec names: a kernelspec first on JUPYTER_PATH says so.
+    jupyter = tmp_path_factory.mktemp("jupyter")
+    os.makedirs(jupyter / "kernels" / "python3")
+    with open(jupyter / "kernels" / "python3" / "kernel.json", "w") as f:
+        json.dump({"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                   "display_name": "Python 3 (cotile tests)", "language": "python"}, f)
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(jupyter), os.environ.get("JUPYTER_PATH")) if p)
     nb = nbformat.read(NOTEBOOK, as_version=4)
     client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path_factory.mktemp("nb"))}})
