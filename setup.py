@@ -38,9 +38,12 @@ class IncrementalBuildExt(build_ext):
     (a build on 2 cores takes minutes; an edit of one file recompiles that file)."""
 
     def build_extension(self, ext):
-        headers_time = max(os.path.getmtime(h) for h in HEADERS)
+        # the command's sources do not include the binding's headers
+        engine_time = max(os.path.getmtime(h) for h in HEADERS if not h.startswith("python"))
+        binding_time = max(os.path.getmtime(h) for h in HEADERS)
         objects = []
         for src in ext.sources:
+            headers_time = binding_time if src.startswith("python") else engine_time
             obj = os.path.join(self.build_temp, os.path.splitext(src)[0] + ".o")
             objects.append(obj)
             if os.path.exists(obj) and os.path.getmtime(obj) >= max(os.path.getmtime(src), headers_time) and not self.force:

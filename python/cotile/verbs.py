@@ -84,3 +84,12 @@ def draw(what, *args, **flags):
     if isinstance(what, _c.Layout):
         return _c.draw_args(_argv(["layout", what] + list(args), flags))
     return _c.draw_args(_argv([what] + list(args), flags))
+
+
+def _step_layout(step):
+    """The step's value when it is a layout (or a swizzled layout), else None."""
+    value = step.value
+    return value if isinstance(value, (_c.Layout, _c.ComposedLayout)) else None
+
+
+_c.Step.layout = property(_step_layout)

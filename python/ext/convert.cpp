@@ -18,6 +18,8 @@ Mode& default_mode() {
 
 namespace {
 
+bool is_static_int(PyObject* o);
+
 [[noreturn]] void type_error(const std::string& fn, const std::string& arg, py::handle h) {
   const std::string got = py::str(py::type::of(h).attr("__name__"));
   throw py::type_error(fn + "(): argument '" + arg + "' must be a Layout, ComposedLayout, Swizzle, int, tuple, None or CuTe text, not " + got);
@@ -35,12 +37,12 @@ Value to_value(py::handle h, const std::string& fn, const std::string& arg) {
       const std::string rule = "argument '" + arg + "' = " + std::string(py::str(h)) + " does not fit in 64 bits";
       throw Error(fn, rule, fn + ": " + rule);
     }
-    const bool is_static = types().static_int && PyObject_TypeCheck(o, (PyTypeObject*)types().static_int.ptr());
-    return Value::of(is_static ? S(x) : D(x));
+    return Value::of(is_static_int(o) ? S(x) : D(x));
   }
   if (PyTuple_Check(o) || PyList_Check(o)) {
     Value t;
     t.kind = Value::kTuple;
+    t.elems.reserve(size_t(PySequence_Size(o)));
     for (py::handle e : h) t.elems.push_back(to_value(e, fn, arg));
     return t;
   }
@@ -57,15 +59,83 @@ Value to_value(py::handle h, const std::string& fn, const std::string& arg) {
   type_error(fn, arg, h);
 }
 
+namespace {
+
+bool is_static_int(PyObject* o) {
+  return types().static_int && PyObject_TypeCheck(o, (PyTypeObject*)types().static_int.ptr());
+}
+
+// A new cotile.IntTuple of n (unset) items.
+py::object new_int_tuple(Py_ssize_t n) {
+  PyTypeObject* tp = (PyTypeObject*)types().int_tuple.ptr();
+  PyObject* t = tp->tp_alloc(tp, n);
+  if (t == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(t);
+}
+
+// The leaves and nodes of an IntTuple in order: node code < 0 is a leaf, else a tuple of `code`
+// modes (include/cotile/tree.hpp).
+py::object build(const IntTuple& t, int& node, int& leaf) {
+  const int code = t.code_at(node++);
+  if (code < 0) return to_py(t.leaf_at(leaf++));
+  py::object r = new_int_tuple(code);
+  for (int i = 0; i < code; ++i) PyTuple_SET_ITEM(r.ptr(), i, build(t, node, leaf).release().ptr());
+  return r;
+}
+
+}  // namespace
+
+py::object to_py(const Int& x) {
+  if (!x.is_static) return py::int_(x.value);
+  // static integers are immutable: the common ones are made once
+  static py::object* cache = new py::object[1025];
+  if (x.value >= 0 && x.value <= 1024) {
+    py::object& c = cache[x.value];
+    if (!c) c = types().static_int(x.value);
+    return c;
+  }
+  return types().static_int(x.value);
+}
+
+py::object to_py(const IntTuple& t) {
+  int node = 0, leaf = 0;
+  return build(t, node, leaf);
+}
+
+bool to_int_tuple(py::handle h, IntTuple& out) {
+  PyObject* o = h.ptr();
+  if (PyLong_Check(o)) {
+    if (PyBool_Check(o)) return false;
+    int overflow = 0;
+    const long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow != 0 || (x == -1 && PyErr_Occurred())) {
+      PyErr_Clear();
+      return false;
+    }
+    out = I(is_static_int(o) ? S(x) : D(x));
+    return true;
+  }
+  if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
+  py::sequence seq = py::reinterpret_borrow<py::sequence>(h);
+  const size_t n = seq.size();
+  IntTuple t = IntTuple::tuple();
+  IntTuple e;
+  for (size_t i = 0; i < n; ++i) {
+    if (!to_int_tuple(seq[i], e)) return false;
+    if (t.num_nodes() + e.num_nodes() > 128 || t.num_leaves() + e.num_leaves() > 64 || t.rank() >= 127) return false;
+    t.push_back(e);
+  }
+  out = t;
+  return true;
+}
+
 py::object to_py(const Value& v) {
   switch (v.kind) {
-    case Value::kInt:
-      if (v.integer.is_static) return types().static_int(v.integer.value);
-      return py::int_(v.integer.value);
+    case Value::kInt: return to_py(v.integer);
     case Value::kTuple: {
-      py::tuple t(v.elems.size());
-      for (size_t i = 0; i < v.elems.size(); ++i) t[i] = to_py(v.elems[i]);
-      return types().int_tuple(t);
+      py::object t = new_int_tuple(Py_ssize_t(v.elems.size()));
+      for (size_t i = 0; i < v.elems.size(); ++i) PyTuple_SET_ITEM(t.ptr(), Py_ssize_t(i), to_py(v.elems[i]).release().ptr());
+      return t;
     }
     case Value::kLayout: return py::cast(v.layout);
     case Value::kComposed: return py::cast(v.composed);

@@ -34,6 +34,13 @@ Mode& default_mode();
 Value to_value(py::handle h, const std::string& fn, const std::string& arg);
 py::object to_py(const Value& v);
 
+// Fast paths that skip text::Value (6.8 KB each): Python ints and tuples of them straight to the
+// engine's IntTuple (false for anything else: the caller then takes the general path), and
+// integers and integer tuples straight to Python.
+bool to_int_tuple(py::handle h, IntTuple& out);
+py::object to_py(const Int& x);
+py::object to_py(const IntTuple& t);
+
 // Calls the calculator operation `op` (cli::call: the command's own code) in mode `m`; the laws
 // CuTe's result violates (as_cute) are issued as cotile.LawWarning.
 py::object call_op(const std::string& op, const std::vector<Value>& args, const Mode& m);

@@ -30,6 +30,16 @@ bool has_underscore(const Value& v) {
 // L(i), L(m, n), L((m, n)); a coordinate holding None ('_') slices: L(None, 3).
 py::object call_layout(const Value& self, const py::args& args, const py::kwargs& kw) {
   if (args.size() == 0) throw py::type_error("Layout(): a coordinate is required, e.g. L(3) or L(1, 2)");
+  // Fast path: integer coordinates of a plain layout, evaluated as the calculator's eval does;
+  // anything else (and any error, so that it is reported as eval reports it) takes the general path.
+  IntTuple crd_fast;
+  if (self.kind == Value::kLayout && kw.empty() &&
+      (args.size() == 1 ? to_int_tuple(args[0], crd_fast) : to_int_tuple(args, crd_fast))) {
+    try {
+      return to_py(eval(self.layout, crd_fast));
+    } catch (const Error&) {
+    }
+  }
   Value crd;
   if (args.size() == 1) {
     crd = to_value(args[0], "Layout.__call__", "coord");
@@ -67,6 +77,15 @@ py::object compare(const Value& a, py::handle other, const char* fn) {
 void bind_objects(py::module_& m) {
   py::class_<Layout>(m, "Layout", "A CuTe layout shape:stride; Python ints are dynamic, cotile.S(n) static.")
       .def(py::init([](py::object shape, py::object stride) {
+             // Fast path: integer tuples straight to the engine's make_layout (the calculator's
+             // make_layout calls the same functions); any error is reported by the general path.
+             IntTuple s, d;
+             if (to_int_tuple(shape, s) && (stride.is_none() || to_int_tuple(stride, d))) {
+               try {
+                 return stride.is_none() ? make_layout(s) : make_layout(s, d);
+               } catch (const Error&) {
+               }
+             }
              if (PyUnicode_Check(shape.ptr()))
                throw py::type_error("Layout(): argument 'shape' must be an int or a tuple, not str (cotile.parse reads CuTe text)");
              std::vector<Value> a{to_value(shape, "Layout", "shape")};
@@ -78,8 +97,8 @@ void bind_objects(py::module_& m) {
              return text::to_layout(call_value("make_layout", a, default_mode()), "Layout", 1);
            }),
            py::arg("shape"), py::arg("stride") = py::none())
-      .def_property_readonly("shape", [](const Layout& l) { return to_py(Value::of(l.shape)); })
-      .def_property_readonly("stride", [](const Layout& l) { return to_py(Value::of(l.stride)); })
+      .def_property_readonly("shape", [](const Layout& l) { return to_py(l.shape); })
+      .def_property_readonly("stride", [](const Layout& l) { return to_py(l.stride); })
       .def("__call__", [](const Layout& l, py::args a, py::kwargs kw) { return call_layout(layout_value(l), a, kw); })
       .def("__getitem__", [](const Layout& l, int64_t i) { return l.get(int(mode_index(i, rank(l).value))); })
       .def("__len__", [](const Layout& l) { return rank(l).value; })

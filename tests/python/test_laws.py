@@ -124,3 +124,15 @@ def test_static_leaves_give_static_results(L):
 def test_staticness_changes_results_as_in_cute():
     assert str(coalesce(Layout(S(1), S(1)))) == "_1:_0"
     assert str(coalesce(Layout(1, 1))) == "1:1"
+
+
+@SETTINGS
+@given(layouts(), st.data())
+def test_fast_paths_agree_with_the_calculator(L, data):
+    # Layout(), L.shape/L.stride and L(i) skip text::Value; the calculator's operations do not
+    again = Layout(L.shape, L.stride)
+    assert str(again) == str(call("make_layout", L.shape, L.stride)) == str(L)
+    i = data.draw(st.integers(0, size(L) - 1))
+    assert str(L(i)) == str(call("eval", L, i))
+    crd = idx2crd(i, L.shape)
+    assert str(L(crd)) == str(call("eval", L, crd)) and L(crd) == L(i)
