@@ -5,10 +5,13 @@ import abc
 
 
 class Integer(abc.ABC):
-    """pycute's Integer: what counts as an integer (Python ints, static or not)."""
+    """pycute's Integer: what counts as an integer (Python ints, static or not; not bool)."""
 
-
-Integer.register(int)
+    @classmethod
+    def __subclasshook__(cls, c):
+        if cls is Integer:
+            return issubclass(c, int) and not issubclass(c, bool)
+        return NotImplemented
 
 
 def _static_or_int(a, b, r):

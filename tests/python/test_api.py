@@ -20,7 +20,8 @@ def test_static_integers():
     assert str(S(128)) == repr(S(128)) == "_128"
     assert S(4) == 4 and hash(S(4)) == hash(4)
     assert str(S(4) * S(2)) == "_8" and str(S(4) * 2) == "8" and str(3 + S(4)) == "7"
-    assert isinstance(S(4), Integer) and isinstance(4, Integer)
+    assert isinstance(S(4), Integer) and isinstance(4, Integer) and issubclass(S, Integer)
+    assert not isinstance(True, Integer) and not isinstance(1.0, Integer) and not issubclass(bool, Integer)
     assert str(Layout((S(4), 8))) == "(_4,8):(_1,_4)"
 
 
