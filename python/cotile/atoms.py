@@ -74,6 +74,15 @@ class TiledMMA(Record):
             raise ValueError("operand must be 'A', 'B' or 'C', not %r" % (operand,))
         return _c.call("mma_partition_" + operand, *self._args, tensor, thread, **mode)
 
+    def tv(self, operand="A"):
+        """The TV layout of operand A, B or C over its tile ((M,K), (N,K) or (M,N)); it renders
+        itself in a notebook."""
+        m, n, k = self.tile_mnk
+        tiles = {"A": (m, k), "B": (n, k), "C": (m, n)}
+        if operand not in tiles:
+            raise ValueError("operand must be 'A', 'B' or 'C', not %r" % (operand,))
+        return TVLayout(self["layout%s_TV" % operand], tiles[operand])
+
     def explain(self, tensor, thread=0, operand="A"):
         from .verbs import explain
         atom, atom_layout = self._args

@@ -42,6 +42,14 @@ def test_tiled_copy_and_mma():
     assert tc.tv.tile == (8, 32)
     mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", parse("(_2,_2,_1):(_1,_2,_0)"))
     assert mma.tile_mnk == (32, 16, 16)
+    for operand in "ABC":
+        tv = mma.tv(operand)
+        # every element of the operand's tile is owned; A and B are shared by the threads of the
+        # other dimension, C is owned exactly once
+        assert {tv.layout(i) for i in range(size(tv.layout))} == set(range(size(tv.tile))), operand
+        assert tv._repr_svg_().startswith("<svg")
+    assert verify("tv", mma.tv("C").layout, tile=mma.tv("C").tile)
+    assert not verify("tv", mma.tv("A").layout, tile=mma.tv("A").tile)
     p = mma.partition(parse("(_32,_16):(_16,_1)"), 5, "A")
     assert set(p.keys()) == {"thrfrg_A", "partition_A", "offset"}
 
