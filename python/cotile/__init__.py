@@ -31,6 +31,16 @@ from . import notebook as _notebook  # noqa: E402,F401  (the notebook renderings
 
 __version__ = "0.1.0"
 
+
+def _from_text(text):
+    return parse(text)
+
+
+# Values pickle (and deep-copy) as their CuTe text, which parse reads back exactly.
+for _cls in (Layout, ComposedLayout, Swizzle):
+    _cls.__reduce__ = lambda self: (_from_text, (to_text(self),))
+del _cls
+
 _ = None  # CuTe's underscore in tiles and coordinates: L(_, 3)
 
 

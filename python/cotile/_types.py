@@ -158,3 +158,11 @@ class ArgumentTypeError(LayoutError, TypeError):
 
 class LawWarning(UserWarning):
     """In CuTe mode: a law CuTe's result violates."""
+
+
+def _record_reduce(self):
+    # (a TiledCopy or TiledMMA pickles as its fields: a Record)
+    return (Record, (self._names, self._values))
+
+
+Record.__reduce__ = _record_reduce

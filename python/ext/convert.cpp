@@ -27,7 +27,7 @@ bool is_static_int(PyObject* o);
 
 }  // namespace
 
-Value to_value(py::handle h, const std::string& fn, const std::string& arg) {
+Value to_value(py::handle h, const std::string& fn, const std::string& arg, int depth) {
   PyObject* o = h.ptr();
   if (PyLong_Check(o)) {
     if (PyBool_Check(o)) type_error(fn, arg, h);
@@ -40,10 +40,14 @@ Value to_value(py::handle h, const std::string& fn, const std::string& arg) {
     return Value::of(is_static_int(o) ? S(x) : D(x));
   }
   if (PyTuple_Check(o) || PyList_Check(o)) {
+    if (depth >= 64) {
+      const std::string rule = "argument '" + arg + "' is nested deeper than 64 levels";
+      throw Error(fn, rule, fn + ": " + rule);
+    }
     Value t;
     t.kind = Value::kTuple;
     t.elems.reserve(size_t(PySequence_Size(o)));
-    for (py::handle e : h) t.elems.push_back(to_value(e, fn, arg));
+    for (py::handle e : h) t.elems.push_back(to_value(e, fn, arg, depth + 1));
     return t;
   }
   if (o == Py_None) return Value::underscore();
@@ -102,7 +106,7 @@ py::object to_py(const IntTuple& t) {
   return build(t, node, leaf);
 }
 
-bool to_int_tuple(py::handle h, IntTuple& out) {
+bool to_int_tuple(py::handle h, IntTuple& out, int depth) {
   PyObject* o = h.ptr();
   if (PyLong_Check(o)) {
     if (PyBool_Check(o)) return false;
@@ -115,13 +119,13 @@ bool to_int_tuple(py::handle h, IntTuple& out) {
     out = I(is_static_int(o) ? S(x) : D(x));
     return true;
   }
-  if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
+  if ((!PyTuple_Check(o) && !PyList_Check(o)) || depth >= 64) return false;
   py::sequence seq = py::reinterpret_borrow<py::sequence>(h);
   const size_t n = seq.size();
   IntTuple t = IntTuple::tuple();
   IntTuple e;
   for (size_t i = 0; i < n; ++i) {
-    if (!to_int_tuple(seq[i], e)) return false;
+    if (!to_int_tuple(seq[i], e, depth + 1)) return false;
     if (t.num_nodes() + e.num_nodes() > 128 || t.num_leaves() + e.num_leaves() > 64 || t.rank() >= 127) return false;
     t.push_back(e);
   }
@@ -154,6 +158,15 @@ py::object to_py(const Value& v) {
   throw py::type_error("cotile: a value of unknown kind");
 }
 
+void warn_laws(const LawLog& log) {
+  if (log.count == 0 || !types().law_warning) return;
+  py::module_ warnings = py::module_::import("warnings");
+  for (int k = 0; k < log.count && k < LawLog::kKept; ++k)
+    warnings.attr("warn")(py::str(log.kept[k].message.c_str()), types().law_warning, 2);
+  if (log.count > LawLog::kKept)
+    warnings.attr("warn")(py::str(std::to_string(log.count - LawLog::kKept) + " more violated laws"), types().law_warning, 2);
+}
+
 Value call_value(const std::string& op, const std::vector<Value>& args, const Mode& m) {
   LawLog log;
   cli::CalcOptions opt;
@@ -161,13 +174,7 @@ Value call_value(const std::string& op, const std::vector<Value>& args, const Mo
   opt.as_cute = m.as_cute;
   opt.log = m.as_cute ? &log : nullptr;
   Value v = cli::call(op, args, opt);
-  if (log.count > 0 && types().law_warning) {
-    py::module_ warnings = py::module_::import("warnings");
-    for (int k = 0; k < log.count && k < LawLog::kKept; ++k)
-      warnings.attr("warn")(py::str(log.kept[k].message.c_str()), types().law_warning, 2);
-    if (log.count > LawLog::kKept)
-      warnings.attr("warn")(py::str(std::to_string(log.count - LawLog::kKept) + " more violated laws"), types().law_warning, 2);
-  }
+  warn_laws(log);
   return v;
 }
 

@@ -31,13 +31,14 @@ Mode& default_mode();
 
 // `h` as an engine value; a Python type that is none of the above raises TypeError naming the
 // function and the argument.
-Value to_value(py::handle h, const std::string& fn, const std::string& arg);
+// Nesting deeper than the engine's values can hold (64 levels, as the parser) is refused.
+Value to_value(py::handle h, const std::string& fn, const std::string& arg, int depth = 0);
 py::object to_py(const Value& v);
 
 // Fast paths that skip text::Value (6.8 KB each): Python ints and tuples of them straight to the
 // engine's IntTuple (false for anything else: the caller then takes the general path), and
 // integers and integer tuples straight to Python.
-bool to_int_tuple(py::handle h, IntTuple& out);
+bool to_int_tuple(py::handle h, IntTuple& out, int depth = 0);
 py::object to_py(const Int& x);
 py::object to_py(const IntTuple& t);
 
@@ -45,6 +46,8 @@ py::object to_py(const IntTuple& t);
 // CuTe's result violates (as_cute) are issued as cotile.LawWarning.
 py::object call_op(const std::string& op, const std::vector<Value>& args, const Mode& m);
 Value call_value(const std::string& op, const std::vector<Value>& args, const Mode& m);
+// Issues each law in `log` as a cotile.LawWarning (the command's --as-cute warnings).
+void warn_laws(const LawLog& log);
 
 // CuTe text without staticness markers: the key of equality and hashing (CuTe compares values).
 std::string plain_text(const Value& v);

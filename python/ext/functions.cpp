@@ -140,7 +140,9 @@ void bind_functions(py::module_& m) {
         opt.strict = strict || default_mode().strict;
         LawLog log;
         opt.log = opt.as_cute ? &log : nullptr;
-        return to_py(cli::evaluate(expr, opt));
+        const Value v = cli::evaluate(expr, opt);
+        warn_laws(log);
+        return to_py(v);
       },
       py::arg("expr"), py::arg("as_cute") = false, py::arg("strict") = false,
       "calc(expr): evaluate an expression as `cotile calc` does");

@@ -127,3 +127,17 @@ def test_every_calc_operation_by_name():
     assert str(call("left_inverse", "((_128,_32),_1,_4):((_128,_1),_0,_32)")) == "(_128,_128):(_128,_1)"
     assert str(calc("composition(make_layout(left_inverse(((_128,_32),_1,_4):((_128,_1),_0,_32)), _1:_0), "
                     "((_2,(_4,_8)),_16):((_16,(_32,_128)),_1))")) == "((_2,(_4,_8)),_16):((_2048,(_4096,_1)),_128)"
+
+
+def test_values_pickle_and_copy_exactly():
+    import copy
+    import pickle
+    for v in [parse("((_128,_32),_1,_4):((128,_1),_0,32)"), Swizzle(3, 4, 3), parse("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)"),
+              S(7), parse("(2,(_12,_2))"), copy_atom("copy.u32", "half_t")]:
+        for back in (pickle.loads(pickle.dumps(v)), copy.deepcopy(v)):
+            assert back == v and str(back) == str(v) and type(back) is type(v)
+
+
+def test_calc_in_cute_mode_warns_as_the_command():
+    with pytest.warns(LawWarning):
+        assert str(calc("complement(((2,1),3):((_3,_3),_1))", as_cute=True)) == "(1,0,2):(3,6,3)"

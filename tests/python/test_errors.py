@@ -100,3 +100,13 @@ def test_any_call_returns_or_raises_a_python_exception(op, args, as_layouts):
         cotile.call(op, *values)
     except (LayoutError, TypeError):
         pass
+
+
+def test_deeply_nested_python_tuples_are_refused_not_a_crash():
+    t = 1
+    for _ in range(100000):
+        t = (t,)
+    for f in (lambda: size(t), lambda: Layout(t), lambda: Layout(4)(t)):
+        with pytest.raises(LayoutError) as e:
+            f()
+        assert "nested deeper than 64 levels" in str(e.value)
