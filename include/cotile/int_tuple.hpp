@@ -380,6 +380,32 @@ COTILE_HD constexpr IntTuple compact_row_major(const IntTuple& s, Int current = 
   return compact_major(s, current, false);
 }
 
+// idx2crd(c, S, D): the coordinate of index c in a compact S:D, CuTe's three-argument form.
+//   int c, int S, int D:       (c / D) % S, and _0 for a static _1 shape (no division by a 0 stride)
+//   int c, tuple S, tuple D:   mode by mode, each from the whole index
+//   int c, tuple S, int D:     D is the start of S's compact column-major strides
+//   tuple c, tuple S, tuple D: mode by mode                Requires equal ranks
+COTILE_HD constexpr IntTuple idx2crd(const IntTuple& c, const IntTuple& s, const IntTuple& d) {
+  if (c.is_tuple()) {
+    if (!s.is_tuple() || c.rank() != s.rank() || !d.is_tuple() || c.rank() != d.rank())
+      fail("idx2crd", "coordinate, shape and stride ranks must match", nullptr, arg("coord", c), arg("shape", s), arg("stride", d));
+    IntTuple r = IntTuple::tuple();
+    for (int i = 0; i < c.rank(); ++i) r.push_back(idx2crd(c.get(i), s.get(i), d.get(i)));
+    return r;
+  }
+  if (s.is_tuple()) {
+    const IntTuple strides = d.is_tuple() ? d : compact_col_major(s, d.value());
+    if (!strides.is_tuple() || strides.rank() != s.rank())
+      fail("idx2crd", "shape and stride ranks must match", nullptr, arg("shape", s), arg("stride", d));
+    IntTuple r = IntTuple::tuple();
+    for (int i = 0; i < s.rank(); ++i) r.push_back(idx2crd(c, s.get(i), strides.get(i)));
+    return r;
+  }
+  if (d.is_tuple()) fail("idx2crd", "an integer shape needs an integer stride", nullptr, arg("shape", s), arg("stride", d));
+  if (is_constant(s.value(), 1)) return I(S(0));
+  return I((c.value() / d.value()) % s.value());
+}
+
 // compact_order(S, O): compact strides whose order of increase follows O (congruent to S).
 // Dynamic entries of O are taken as larger than every static one, in left-to-right order.
 // The stride of the mode with order o starts at the product of all (flattened) modes whose

@@ -96,8 +96,8 @@ void register_inttuple() {
       [](const Args& a) { return V(a.size() == 1 ? prefix_product(a.tuple(0)) : prefix_product(a.tuple(0), a.tuple(1))); });
   add("crd2idx", 3, 3, "crd2idx(coord, shape, stride)", "index of a coordinate",
       [](const Args& a) { return V(crd2idx(a.tuple(0), a.tuple(1), a.tuple(2))); });
-  add("idx2crd", 2, 2, "idx2crd(index, shape)", "natural coordinate of an index",
-      [](const Args& a) { return V(idx2crd(a.tuple(0), a.tuple(1))); });
+  add("idx2crd", 2, 3, "idx2crd(index, shape[, stride])", "natural coordinate of an index (in a compact shape:stride)",
+      [](const Args& a) { return V(a.size() == 2 ? idx2crd(a.tuple(0), a.tuple(1)) : idx2crd(a.tuple(0), a.tuple(1), a.tuple(2))); });
 }
 
 void register_layout() {
@@ -148,7 +148,9 @@ void register_layout() {
   add("coalesce", 1, 2, "coalesce(layout[, profile])", "fewest modes with the same function", [](const Args& a) {
     return V(a.size() == 1 ? coalesce(a.layout(0)) : coalesce(a.layout(0), a.tuple(1)));
   });
-  add("filter", 1, 1, "filter(layout)", "coalesce without stride-0 and size-1 modes", [](const Args& a) { return V(filter(a.layout(0))); });
+  add("filter", 1, 2, "filter(layout[, profile])", "coalesce without stride-0 and size-1 modes", [](const Args& a) {
+    return V(a.size() == 1 ? filter(a.layout(0)) : filter(a.layout(0), a.tuple(1)));
+  });
   add("filter_zeros", 1, 1, "filter_zeros(layout)", "static-0-stride modes get shape _1",
       [](const Args& a) { return V(filter_zeros(a.layout(0))); });
   add("select", 2, 2, "select(layout, (i,...))", "the listed modes", [](const Args& a) { return V(select(a.layout(0), a.tuple(1))); });
