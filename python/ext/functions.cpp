@@ -79,7 +79,8 @@ void bind_functions(py::module_& m) {
   def_op(m, "ceil_div", "ceil_div", {{"a"}, {"b"}}, "ceil_div(a, b)");
   def_op(m, "flatten", "flatten", {{"a"}}, "flatten(shape | layout): the leaves as a flat tuple");
   def_op(m, "crd2idx", "crd2idx", {{"crd"}, {"shape"}, {"stride"}}, "crd2idx(crd, shape, stride): the index of a coordinate");
-  def_op(m, "idx2crd", "idx2crd", {{"idx"}, {"shape"}}, "idx2crd(idx, shape): the natural coordinate of an index");
+  def_op(m, "idx2crd", "idx2crd", {{"idx"}, {"shape"}, {"stride", false}},
+         "idx2crd(idx, shape, stride=None): the coordinate of an index (in a compact shape:stride)");
   def_op(m, "elem_less", "elem_less", {{"a"}, {"b"}}, "elem_less(a, b)");
   def_op(m, "congruent", "congruent", {{"a"}, {"b"}}, "congruent(a, b)");
   def_op(m, "compatible", "compatible", {{"a"}, {"b"}}, "compatible(a, b)");
@@ -87,7 +88,7 @@ void bind_functions(py::module_& m) {
   def_op(m, "make_layout_right", "make_layout_right", {{"shape"}}, "make_layout_right(shape): compact row-major");
   def_op(m, "make_ordered_layout", "make_ordered_layout", {{"shape"}, {"order"}}, "make_ordered_layout(shape, order)");
   def_op(m, "coalesce", "coalesce", {{"layout"}, opt_profile}, "coalesce(layout, profile=None)");
-  def_op(m, "filter", "filter", {{"layout"}}, "filter(layout): coalesce without stride-0 and size-1 modes");
+  def_op(m, "filter", "filter", {{"layout"}, opt_profile}, "filter(layout, profile=None): coalesce without stride-0 and size-1 modes");
   def_op(m, "filter_zeros", "filter_zeros", {{"layout"}}, "filter_zeros(layout)");
   def_op(m, "select", "select", {{"layout"}, {"modes"}}, "select(layout, modes)");
   def_op(m, "group", "group", {{"layout"}, {"begin"}, {"end"}}, "group(layout, begin, end)");

@@ -55,6 +55,15 @@ def test_results_compare_as_pycute_users_compare():
     assert (Layout(4) == 4) is False
 
 
+def test_filter_and_coalesce_with_a_profile_work_mode_by_mode():
+    L = parse("(_4,(_2,_3)):(_0,(_1,_2))")
+    assert str(filter(L)) == "_6:_1"
+    assert str(filter(L, (1, 1))) == "(_1,_6):(_0,_1)" == str(make_layout(filter(L[0]), filter(L[1])))
+    assert str(coalesce(L, (1, 1))) == str(make_layout(coalesce(L[0]), coalesce(L[1])))
+    with pytest.raises(LayoutError):
+        filter(L, (1, 1, 1))
+
+
 def test_make_layout_concatenates_layouts_as_pycute():
     a, b = Layout(4, 2), Layout(8, 1)
     assert str(make_layout(a, b)) == "(4,8):(2,1)"
@@ -72,6 +81,10 @@ def test_int_tuple_functions():
     assert str(prefix_product((2, 3), (S(1), S(2)))) == "(_1,_2)"
     assert shape_div((4, 8), 2) == (2, 8) and shape_div((4, 5, 6), 40) == (1, 1, 3)
     assert idx2crd(5, (4, 8)) == (1, 1) and crd2idx((1, 1), (4, 8)) == 5
+    # CuTe's three-argument idx2crd: (i / d) % s per mode, also pycute's form
+    assert idx2crd(77, (8, 16), (16, 1)) == (77 // 16 % 8, 77 % 16)
+    assert idx2crd(77, (8, 16), 1) == idx2crd(77, (8, 16)) == (77 % 8, 77 // 8)
+    assert str(idx2crd(5, S(1), 0)) == "_0"
 
 
 def test_algebra_matches_each_other():
