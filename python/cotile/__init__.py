@@ -27,6 +27,7 @@ from ._cotile import slice  # noqa: E402,A001  (CuTe's slice(crd, layout); not i
 from .atoms import (TiledCopy, TiledMMA, TVLayout, make_cotiled_copy, make_tiled_copy,  # noqa: E402
                     make_tiled_mma)
 from .verbs import draw, explain, verify  # noqa: E402
+from .compat import LayoutBase, crd2crd, elem_scale, shiftl, shiftr, signum, slice_, tuple_max  # noqa: E402
 from . import notebook as _notebook  # noqa: E402,F401  (the notebook renderings)
 
 __version__ = "0.1.0"
@@ -112,4 +113,5 @@ __all__ = [
     "copy_atom", "mma_atom", "make_tiled_copy", "make_cotiled_copy", "make_tiled_mma", "TiledCopy",
     "TiledMMA", "TVLayout", "fmha_gen_q", "explain", "verify", "draw", "parse", "to_text", "calc", "call",
     "operations", "cute_mode",
+    "LayoutBase", "signum", "tuple_max", "elem_scale", "slice_", "crd2crd", "shiftl", "shiftr",
 ]

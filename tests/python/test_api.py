@@ -154,3 +154,14 @@ def test_values_pickle_and_copy_exactly():
 def test_calc_in_cute_mode_warns_as_the_command():
     with pytest.warns(LawWarning):
         assert str(calc("complement(((2,1),3):((_3,_3),_1))", as_cute=True)) == "(1,0,2):(3,6,3)"
+
+
+def test_pycute_helpers():
+    assert slice_((None, 3), (4, 8)) == (4,) and slice_(((None, 1), None), ((2, 3), 5)) == (2, 5)
+    assert slice_(None, (4, 8)) == ((4, 8),) and slice_(3, 4) == ()
+    assert crd2crd(5, (4, 8)) == (1, 1) and crd2crd((1, 2), 32, (4, 8)) == 1 + 2 * 4
+    assert elem_scale((2, 3), (4, 5)) == (8, 15) and elem_scale(2, (3, 4)) == 24
+    assert tuple_max((1, (7, 3))) == 7 and signum(-3) == -1 and signum(0) == 0
+    assert shiftl(1, 3) == 8 and shiftr(8, 3) == 1 and shiftr(1, -3) == 8
+    assert isinstance(Layout(4), LayoutBase) and isinstance(parse("Sw<1,2,3> o _0 o _8:_1"), LayoutBase)
+    assert not isinstance((4,), LayoutBase)
