@@ -3,6 +3,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <map>
+
 #include "convert.hpp"
 
 namespace cotile::python {
@@ -13,6 +16,35 @@ struct Param {
   std::string name;
   bool required = true;
 };
+
+// Operations on integer tuples computed without text::Value when every argument is an integer or
+// a tuple of integers: the engine functions the calculator's operation of the same name calls
+// (ops_algebra.cpp). Any error falls back to the operation itself, which reports it.
+using Fast = py::object (*)(const std::vector<IntTuple>&);
+Fast fast_path(const std::string& op, size_t n) {
+  using T = std::vector<IntTuple>;
+  static const std::map<std::pair<std::string, size_t>, Fast> table = {
+      {{"size", 1}, [](const T& a) { return to_py(size(a[0])); }},
+      {{"rank", 1}, [](const T& a) { return to_py(rank(a[0])); }},
+      {{"depth", 1}, [](const T& a) { return to_py(depth(a[0])); }},
+      {{"product", 1}, [](const T& a) { return to_py(product(a[0])); }},
+      {{"product_each", 1}, [](const T& a) { return to_py(product_each(a[0])); }},
+      {{"flatten", 1}, [](const T& a) { return to_py(flatten(a[0])); }},
+      {{"shape_div", 2}, [](const T& a) { return to_py(shape_div(a[0], a[1])); }},
+      {{"ceil_div", 2}, [](const T& a) { return to_py(ceil_div(a[0], a[1])); }},
+      {{"inner_product", 2}, [](const T& a) { return to_py(inner_product(a[0], a[1])); }},
+      {{"prefix_product", 1}, [](const T& a) { return to_py(prefix_product(a[0])); }},
+      {{"prefix_product", 2}, [](const T& a) { return to_py(prefix_product(a[0], a[1])); }},
+      {{"elem_less", 2}, [](const T& a) { return to_py(elem_less(a[0], a[1])); }},
+      {{"congruent", 2}, [](const T& a) { return to_py(congruent(a[0], a[1])); }},
+      {{"compatible", 2}, [](const T& a) { return to_py(compatible(a[0], a[1])); }},
+      {{"crd2idx", 3}, [](const T& a) { return to_py(crd2idx(a[0], a[1], a[2])); }},
+      {{"idx2crd", 2}, [](const T& a) { return to_py(idx2crd(a[0], a[1])); }},
+      {{"idx2crd", 3}, [](const T& a) { return to_py(idx2crd(a[0], a[1], a[2])); }},
+  };
+  auto it = table.find({op, n});
+  return it == table.end() ? nullptr : it->second;
+}
 
 // Binds `pyname(params..., *, as_cute=None, strict=None)` to the calculator operation `op`.
 // Optional parameters given as None are absent; a positional parameter starting with '*'
@@ -40,6 +72,22 @@ void def_op(py::module_& m, const char* pyname, const std::string& op, std::vect
           if (j == params.size() || params[j].name[0] == '*') throw py::type_error(fn + "() got an unexpected keyword argument '" + k + "'");
           if (given[j]) throw py::type_error(fn + "() got multiple values for argument '" + k + "'");
           given[j] = py::reinterpret_borrow<py::object>(item.second);
+        }
+        // the arguments given, up to the first absent optional one
+        size_t n = 0;
+        while (n < given.size() && given[n] && !(given[n].is_none() && !params[std::min(n, params.size() - 1)].required)) ++n;
+        if (n == given.size() || std::all_of(given.begin() + long(n), given.end(), [](const py::object& g) { return !g || g.is_none(); })) {
+          if (Fast fast = fast_path(op, n)) {
+            std::vector<IntTuple> tuples(n);
+            bool ints = true;
+            for (size_t i = 0; i < n && ints; ++i) ints = to_int_tuple(given[i], tuples[i]);
+            if (ints) {
+              try {
+                return fast(tuples);
+              } catch (const Error&) {
+              }
+            }
+          }
         }
         std::vector<Value> values;
         for (size_t i = 0; i < given.size(); ++i) {

@@ -1,6 +1,7 @@
 """Property tests of the algebra's laws through the Python API, with static and dynamic leaves:
 whenever an operation returns (it refuses with a LayoutError otherwise), its law holds."""
 
+import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from cotile import *  # noqa: F403
@@ -136,3 +137,26 @@ def test_fast_paths_agree_with_the_calculator(L, data):
     assert str(L(i)) == str(call("eval", L, i))
     crd = idx2crd(i, L.shape)
     assert str(L(crd)) == str(call("eval", L, crd)) and L(crd) == L(i)
+
+
+int_tuples = st.recursive(leaf(st.integers(1, 12)), lambda c: st.tuples(c, c) | st.tuples(c, c, c), max_leaves=6)
+
+
+@SETTINGS
+@given(int_tuples, int_tuples, st.integers(0, 200))
+def test_tuple_fast_paths_agree_with_the_calculator(a, b, i):
+    # size, product, flatten, ... on integer tuples skip text::Value; cotile.call does not
+    for name, args in [("size", (a,)), ("rank", (a,)), ("depth", (a,)), ("product", (a,)), ("product_each", (a,)),
+                       ("flatten", (a,)), ("prefix_product", (a,)), ("shape_div", (a, b)), ("ceil_div", (a, b)),
+                       ("inner_product", (a, b)), ("elem_less", (a, b)), ("congruent", (a, b)),
+                       ("compatible", (a, b)), ("idx2crd", (i, a)), ("idx2crd", (i, a, b)),
+                       ("crd2idx", (i, a, b))]:
+        fn = globals()[name] if name in globals() else getattr(__import__("cotile"), name)
+        try:
+            want = str(call(name, *args))
+        except LayoutError as e:
+            with pytest.raises(type(e)) as got:
+                fn(*args)
+            assert str(got.value) == str(e)
+            continue
+        assert str(fn(*args)) == want, (name, args)
