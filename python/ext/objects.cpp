@@ -127,7 +127,14 @@ void bind_objects(py::module_& m) {
       .def_readonly("base", &Swizzle::m)
       .def_readonly("shift", &Swizzle::s)
       .def("__call__", [](const Swizzle& s, int64_t x) { return s(x); }, py::arg("offset"))
-      .def("size", [](const Swizzle& s) { return int64_t(1) << (s.b + s.m + (s.s < 0 ? -s.s : s.s)); })
+      .def("size", [](const Swizzle& s) {
+        const int bits = s.b + s.m + (s.s < 0 ? -s.s : s.s);
+        if (bits > 62) {
+          const std::string rule = "the domain 2^" + std::to_string(bits) + " does not fit in 64 bits";
+          throw Error("Swizzle.size", rule, "Swizzle.size: " + rule);
+        }
+        return int64_t(1) << bits;
+      })
       .def("__str__", [](const Swizzle& s) { return to_string(s); })
       .def("__repr__", [](const Swizzle& s) { return to_string(s); })
       .def("__eq__", [](const Swizzle& s, py::handle o) { return compare(Value::of(s), o, "Swizzle.__eq__"); })

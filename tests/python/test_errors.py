@@ -110,3 +110,9 @@ def test_deeply_nested_python_tuples_are_refused_not_a_crash():
         with pytest.raises(LayoutError) as e:
             f()
         assert "nested deeper than 64 levels" in str(e.value)
+
+
+def test_a_swizzle_too_large_to_measure_is_refused():
+    assert Swizzle(3, 4, 3).size() == 1 << 10
+    t, m = message(lambda: Swizzle(20, 20, 40).size())
+    assert t is LayoutError and m == "Swizzle.size: the domain 2^80 does not fit in 64 bits"
