@@ -67,3 +67,28 @@ TEST(IntTuple, CompactOrderPutsDynamicOrdersLast) {
   EXPECT_EQ(str(compact_order(T("(_4,4,8)"), T("(2,0,_1)"))), "(8,32,_1)");
   EXPECT_EQ(str(compact_order(T("(_2,_2,_2,_2)"), T("(_0,_2,_3,_1)"))), "(_1,_4,_8,_2)");
 }
+
+TEST(IntTuple, InnerProductFoldsFromStaticZero) {
+  EXPECT_EQ(str(inner_product(T("(_2,_3)"), T("(_4,_5)"))), "_23");
+  EXPECT_EQ(str(inner_product(T("(2,(_3,4))"), T("(_4,(_5,1))"))), "27");
+  EXPECT_EQ(str(inner_product(T("_3"), T("4"))), "12");
+  EXPECT_THROW(inner_product(T("(_2,_3)"), T("_4")), Error);
+}
+
+TEST(IntTuple, PrefixProductIsExclusiveAndCongruent) {
+  EXPECT_EQ(str(prefix_product(T("(_2,(3,_4))"))), "(_1,(_2,6))");
+  EXPECT_EQ(str(prefix_product(T("(_2,_3)"), T("_4"))), "(_4,_8)");
+  EXPECT_EQ(str(prefix_product(T("(2,3)"), T("(_1,_2)"))), "(_1,_2)");
+  EXPECT_EQ(str(prefix_product(T("_8"))), "_1");
+  // unlike compact strides, a _1 mode keeps its running product
+  EXPECT_EQ(str(prefix_product(T("(_1,_4)"))), "(_1,_1)");
+  EXPECT_THROW(prefix_product(T("_8"), T("(_1)")), Error);
+}
+
+TEST(IntTuple, Idx2CrdWithAStrideDividesThenWraps) {
+  EXPECT_EQ(str(idx2crd(T("77"), T("(8,16)"), T("(16,1)"))), "(4,13)");
+  EXPECT_EQ(str(idx2crd(T("77"), T("(8,16)"), T("1"))), "(5,9)");  // compact strides from 1
+  EXPECT_EQ(str(idx2crd(T("(3,5)"), T("(8,16)"), T("(16,1)"))), "(0,5)");
+  EXPECT_EQ(str(idx2crd(T("5"), T("_1"), T("0"))), "_0");  // no division by the 0 stride
+  EXPECT_THROW(idx2crd(T("5"), T("4"), T("0")), Error);
+}

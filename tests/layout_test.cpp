@@ -54,3 +54,10 @@ TEST(Layout, SelectReplaceAppendGroup) {
   EXPECT_EQ(str(append(L("6:_2"), L("(3,_12):(0,_0)"))), "(6,(3,_12)):(_2,(0,_0))");
   EXPECT_EQ(str(group(L("(2,6):(_6,_1)"), 1, 2)), "(2,(6)):(_6,(_1))");
 }
+
+TEST(Layout, FilterWithAProfileFiltersModeByMode) {
+  EXPECT_EQ(str(filter(L("(_4,(_2,_3)):(_0,(_1,_2))"), T("(_1,_1)"))), "(_1,_6):(_0,_1)");
+  EXPECT_EQ(str(filter(L("(_4,(_2,_3)):(_0,(_1,_2))"), T("_1"))), "_6:_1");
+  EXPECT_EQ(str(filter(L("(_4,(_2,_3),_5):(_0,(_1,_2),_8)"), T("(_1,_1)"))), "(_1,_6,_5):(_0,_1,_8)");
+  EXPECT_THROW(filter(L("(_4,_2):(_1,_4)"), T("(_1,_1,_1)")), Error);
+}

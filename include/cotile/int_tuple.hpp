@@ -212,6 +212,42 @@ COTILE_HD constexpr IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
   return I(ceil_div(x, y));
 }
 
+// inner_product(a, b) = _0 + a0*b0 + a1*b1 + ... over congruent a and b (CuTe's fold from Int<0>):
+// static when every product is.                  Requires a and b congruent
+COTILE_HD constexpr Int inner_product(const IntTuple& a, const IntTuple& b) {
+  if (a.is_leaf() && b.is_leaf()) return a.value() * b.value();
+  if (a.is_leaf() || b.is_leaf() || a.rank() != b.rank())
+    fail("inner_product", "a and b must be congruent", nullptr, arg("a", a), arg("b", b));
+  Int r = S(0);
+  for (int i = 0; i < a.rank(); ++i) r = r + inner_product(a.get(i), b.get(i));
+  return r;
+}
+
+// prefix_product(a, init = _1): exclusive prefix products congruent to a (CuTe's, without the
+// _1 -> _0 rule of compact strides).
+//   tuple, int:   r_i = prefix_product(a_i, init), init = init * product(a_i)
+//   tuple, tuple: elementwise                      Requires rank(a) == rank(init)
+//   int, int:     init                             (int, tuple: an error)
+COTILE_HD constexpr IntTuple prefix_product(const IntTuple& a, const IntTuple& init) {
+  if (a.is_leaf()) {
+    if (init.is_tuple()) fail("prefix_product", "init must be an integer for an integer a", nullptr, arg("a", a), arg("init", init));
+    return init;
+  }
+  IntTuple r = IntTuple::tuple();
+  if (init.is_tuple()) {
+    if (a.rank() != init.rank()) fail("prefix_product", "rank(a) must equal rank(init)", nullptr, arg("a", a), arg("init", init));
+    for (int i = 0; i < a.rank(); ++i) r.push_back(prefix_product(a.get(i), init.get(i)));
+    return r;
+  }
+  Int running = init.value();
+  for (int i = 0; i < a.rank(); ++i) {
+    r.push_back(prefix_product(a.get(i), I(running)));
+    running = running * product(a.get(i));
+  }
+  return r;
+}
+COTILE_HD constexpr IntTuple prefix_product(const IntTuple& a) { return prefix_product(a, I(S(1))); }
+
 // --- comparison -----------------------------------------------------------------------------
 
 // congruent(a, b): a and b have the same profile (nesting structure). Always static.
@@ -342,6 +378,32 @@ COTILE_HD constexpr IntTuple compact_col_major(const IntTuple& s, Int current = 
 }
 COTILE_HD constexpr IntTuple compact_row_major(const IntTuple& s, Int current = S(1)) {
   return compact_major(s, current, false);
+}
+
+// idx2crd(c, S, D): the coordinate of index c in a compact S:D, CuTe's three-argument form.
+//   int c, int S, int D:       (c / D) % S, and _0 for a static _1 shape (no division by a 0 stride)
+//   int c, tuple S, tuple D:   mode by mode, each from the whole index
+//   int c, tuple S, int D:     D is the start of S's compact column-major strides
+//   tuple c, tuple S, tuple D: mode by mode                Requires equal ranks
+COTILE_HD constexpr IntTuple idx2crd(const IntTuple& c, const IntTuple& s, const IntTuple& d) {
+  if (c.is_tuple()) {
+    if (!s.is_tuple() || c.rank() != s.rank() || !d.is_tuple() || c.rank() != d.rank())
+      fail("idx2crd", "coordinate, shape and stride ranks must match", nullptr, arg("coord", c), arg("shape", s), arg("stride", d));
+    IntTuple r = IntTuple::tuple();
+    for (int i = 0; i < c.rank(); ++i) r.push_back(idx2crd(c.get(i), s.get(i), d.get(i)));
+    return r;
+  }
+  if (s.is_tuple()) {
+    const IntTuple strides = d.is_tuple() ? d : compact_col_major(s, d.value());
+    if (!strides.is_tuple() || strides.rank() != s.rank())
+      fail("idx2crd", "shape and stride ranks must match", nullptr, arg("shape", s), arg("stride", d));
+    IntTuple r = IntTuple::tuple();
+    for (int i = 0; i < s.rank(); ++i) r.push_back(idx2crd(c, s.get(i), strides.get(i)));
+    return r;
+  }
+  if (d.is_tuple()) fail("idx2crd", "an integer shape needs an integer stride", nullptr, arg("shape", s), arg("stride", d));
+  if (is_constant(s.value(), 1)) return I(S(0));
+  return I((c.value() / d.value()) % s.value());
 }
 
 // compact_order(S, O): compact strides whose order of increase follows O (congruent to S).

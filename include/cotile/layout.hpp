@@ -216,4 +216,15 @@ COTILE_HD constexpr Layout filter_zeros(const Layout& l) { return Layout{filter_
 // filter(L) = coalesce(filter_zeros(L)): drops static-0-stride and static size-1 modes.
 COTILE_HD constexpr Layout filter(const Layout& l) { return coalesce(filter_zeros(l)); }
 
+// filter(L, profile): filter applied at the terminals of profile, mode by mode (CuTe's
+// transform_layout; modes beyond the profile's rank are kept). An integer profile filters L.
+COTILE_HD constexpr Layout filter(const Layout& l, const IntTuple& profile) {
+  if (profile.is_leaf()) return filter(l);
+  if (profile.rank() > l.rank())
+    fail("filter", "the profile has more modes than the layout", nullptr, arg("layout", l), arg("profile", profile));
+  LayoutList r;
+  for (int i = 0; i < l.rank(); ++i) r.push_back(i < profile.rank() ? filter(l.get(i), profile.get(i)) : l.get(i));
+  return r.layout();
+}
+
 }  // namespace cotile

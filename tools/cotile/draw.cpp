@@ -256,8 +256,11 @@ Panel swizzle_panel(const ComposedLayout& c, int64_t elem_bytes, const std::stri
 
 }  // namespace
 
-int cmd_draw(const std::vector<std::string>& args) {
-  const Flags f = parse_flags(args, {"o", "tile", "atom", "elem", "atom-tv", "data", "thr", "val", "tensor", "elem-bytes", "rows"});
+Flags draw_flags(const std::vector<std::string>& args) {
+  return parse_flags(args, {"o", "tile", "atom", "elem", "atom-tv", "data", "thr", "val", "tensor", "elem-bytes", "rows"});
+}
+
+Drawing draw_from(const Flags& f) {
   g_rows_override = f.integer("rows", 0, "draw");
   if (f.positional.empty())
     throw Error("draw", "usage", "draw: usage: draw layout L | draw tv TV --tile SHAPE | draw copy ... | draw swizzle SWIZZLED_LAYOUT [--elem-bytes N] [-o FILE] [--html]");
@@ -296,7 +299,13 @@ int cmd_draw(const std::vector<std::string>& args) {
     throw Error("draw", "unknown subject '" + what + "'", "draw: unknown subject '" + what + "' (layout tv copy swizzle)");
   }
   const Svg svg = render(panels);
-  const std::string doc = f.html ? html_page(title, svg) : svg.body;
+  return Drawing{what, title, svg.body, html_page(title, svg), svg.cells, svg.width, svg.height};
+}
+
+int cmd_draw(const std::vector<std::string>& args) {
+  const Flags f = draw_flags(args);
+  const Drawing d = draw_from(f);
+  const std::string doc = f.html ? d.html : d.svg;
   const std::string out = f.get("o");
   if (out.empty() || out == "-") {
     if (!f.json) std::fputs(doc.c_str(), stdout);
@@ -307,8 +316,8 @@ int cmd_draw(const std::vector<std::string>& args) {
   }
   if (f.json)
     std::printf("{\"subject\":%s,\"title\":%s,\"file\":%s,\"format\":%s,\"cells\":%lld,\"width\":%lld,\"height\":%lld}\n",
-                json_str(what).c_str(), json_str(title).c_str(), out.empty() ? "null" : json_str(out).c_str(),
-                json_str(f.html ? "html" : "svg").c_str(), (long long)svg.cells, (long long)svg.width, (long long)svg.height);
+                json_str(d.subject).c_str(), json_str(d.title).c_str(), out.empty() ? "null" : json_str(out).c_str(),
+                json_str(f.html ? "html" : "svg").c_str(), (long long)d.cells, (long long)d.width, (long long)d.height);
   return 0;
 }
 

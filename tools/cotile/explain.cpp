@@ -494,9 +494,12 @@ Derivation explain_fmha_gen_q(Elem e, int64_t head_dim, int64_t m_tile, const Ca
 
 // --- the verb -------------------------------------------------------------------------------
 
-int cmd_explain(const std::vector<std::string>& args) {
-  const Flags f = parse_flags(args, {"atom", "elem", "atom-tv", "data", "thr", "val", "tensor", "thread", "atom-layout",
-                                     "operand", "preset", "head-dim", "m-tile"});
+Flags explain_flags(const std::vector<std::string>& args) {
+  return parse_flags(args, {"atom", "elem", "atom-tv", "data", "thr", "val", "tensor", "thread", "atom-layout",
+                            "operand", "preset", "head-dim", "m-tile"});
+}
+
+Derivation explain_from(const Flags& f) {
   CalcOptions opt;
   opt.strict = f.strict;
   Derivation d;
@@ -537,6 +540,12 @@ int cmd_explain(const std::vector<std::string>& args) {
     for (size_t i = 1; i < f.positional.size(); ++i) vals.push_back(evaluate(f.positional[i], opt));
     d = explain_operation(subject, vals, opt);
   }
+  return d;
+}
+
+int cmd_explain(const std::vector<std::string>& args) {
+  const Flags f = explain_flags(args);
+  const Derivation d = explain_from(f);
   std::fputs((f.json ? render_json(d) + "\n" : render_text(d)).c_str(), stdout);
   return 0;
 }

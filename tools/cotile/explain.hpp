@@ -61,6 +61,33 @@ Derivation explain_fmha_gen_q(Elem e, int64_t head_dim, int64_t m_tile, const Ca
 // The ownership table of a partitioned 2-D tensor (spec §8.2): per thread, rows and columns.
 Table ownership_table(const TiledCopy& tc, const IntTuple& tensor_shape, const std::vector<int64_t>& threads);
 
+// The verbs as functions of their arguments: the command prints what these return, and the
+// Python module returns them as objects. `*_flags` parses a verb's arguments (its valued options).
+Flags explain_flags(const std::vector<std::string>& args);
+Derivation explain_from(const Flags& f);
+
+struct VerifyCheck {
+  std::string name, subject, message;
+  bool holds = true;
+  std::string counterexample;  // "" when it holds
+};
+struct VerifyReport {
+  std::vector<VerifyCheck> checks;
+  bool holds() const;
+};
+Flags verify_flags(const std::vector<std::string>& args);
+VerifyReport verify_from(const Flags& f);
+std::string render_text(const VerifyReport& r);
+std::string render_json(const VerifyReport& r);
+
+struct Drawing {
+  std::string subject, title;
+  std::string svg, html;  // the SVG, and an HTML page embedding it with hover tooltips
+  int64_t cells = 0, width = 0, height = 0;
+};
+Flags draw_flags(const std::vector<std::string>& args);
+Drawing draw_from(const Flags& f);
+
 int cmd_explain(const std::vector<std::string>& args);
 int cmd_verify(const std::vector<std::string>& args);
 int cmd_draw(const std::vector<std::string>& args);

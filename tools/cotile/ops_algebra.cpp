@@ -90,10 +90,14 @@ void register_inttuple() {
   add("congruent", 2, 2, "congruent(a, b)", "same profile", [](const Args& a) { return V(congruent(a.tuple(0), a.tuple(1))); });
   add("compatible", 2, 2, "compatible(a, b)", "coordinates of a are coordinates of b",
       [](const Args& a) { return V(compatible(a.tuple(0), a.tuple(1))); });
+  add("inner_product", 2, 2, "inner_product(a, b)", "sum of the products of congruent leaves",
+      [](const Args& a) { return V(inner_product(a.tuple(0), a.tuple(1))); });
+  add("prefix_product", 1, 2, "prefix_product(a[, init])", "exclusive prefix products, congruent to a",
+      [](const Args& a) { return V(a.size() == 1 ? prefix_product(a.tuple(0)) : prefix_product(a.tuple(0), a.tuple(1))); });
   add("crd2idx", 3, 3, "crd2idx(coord, shape, stride)", "index of a coordinate",
       [](const Args& a) { return V(crd2idx(a.tuple(0), a.tuple(1), a.tuple(2))); });
-  add("idx2crd", 2, 2, "idx2crd(index, shape)", "natural coordinate of an index",
-      [](const Args& a) { return V(idx2crd(a.tuple(0), a.tuple(1))); });
+  add("idx2crd", 2, 3, "idx2crd(index, shape[, stride])", "natural coordinate of an index (in a compact shape:stride)",
+      [](const Args& a) { return V(a.size() == 2 ? idx2crd(a.tuple(0), a.tuple(1)) : idx2crd(a.tuple(0), a.tuple(1), a.tuple(2))); });
 }
 
 void register_layout() {
@@ -134,10 +138,19 @@ void register_layout() {
     if (a.kind(0) == Value::kComposed) return V(D(eval_any(a.v[0], a.integer(1), a, 0)));
     return V(eval(a.layout(0), a.tuple(1)));
   });
+  add("slice", 2, 2, "slice(coord, layout)", "the sub-layout of the modes where coord has '_'",
+      [](const Args& a) { return V(slice_and_offset(a.tile(0), a.layout(1)).layout); });
+  add("slice_and_offset", 2, 2, "slice_and_offset(coord, layout)", "slice, and the offset of the fixed coordinates",
+      [](const Args& a) {
+        const SlicedLayout s = slice_and_offset(a.tile(0), a.layout(1));
+        return Value::record({"layout", "offset"}, {V(s.layout), V(s.offset)});
+      });
   add("coalesce", 1, 2, "coalesce(layout[, profile])", "fewest modes with the same function", [](const Args& a) {
     return V(a.size() == 1 ? coalesce(a.layout(0)) : coalesce(a.layout(0), a.tuple(1)));
   });
-  add("filter", 1, 1, "filter(layout)", "coalesce without stride-0 and size-1 modes", [](const Args& a) { return V(filter(a.layout(0))); });
+  add("filter", 1, 2, "filter(layout[, profile])", "coalesce without stride-0 and size-1 modes", [](const Args& a) {
+    return V(a.size() == 1 ? filter(a.layout(0)) : filter(a.layout(0), a.tuple(1)));
+  });
   add("filter_zeros", 1, 1, "filter_zeros(layout)", "static-0-stride modes get shape _1",
       [](const Args& a) { return V(filter_zeros(a.layout(0))); });
   add("select", 2, 2, "select(layout, (i,...))", "the listed modes", [](const Args& a) { return V(select(a.layout(0), a.tuple(1))); });

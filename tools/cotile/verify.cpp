@@ -11,11 +11,7 @@ namespace cotile::cli {
 
 namespace {
 
-struct Check {
-  std::string name, subject, message;
-  bool holds = true;
-  std::string counterexample;  // "" when it holds
-};
+using Check = VerifyCheck;
 
 constexpr int64_t kMaxEnumerate = int64_t(1) << 26;
 
@@ -202,8 +198,17 @@ Layout layout_arg(const Flags& f, size_t i, const std::string& what) {
 
 }  // namespace
 
-int cmd_verify(const std::vector<std::string>& args) {
-  const Flags f = parse_flags(args, {"codomain", "tile", "atom", "elem", "atom-tv", "data", "thr", "val", "tensor"});
+bool VerifyReport::holds() const {
+  for (const Check& c : checks)
+    if (!c.holds) return false;
+  return true;
+}
+
+Flags verify_flags(const std::vector<std::string>& args) {
+  return parse_flags(args, {"codomain", "tile", "atom", "elem", "atom-tv", "data", "thr", "val", "tensor"});
+}
+
+VerifyReport verify_from(const Flags& f) {
   if (f.positional.empty())
     throw Error("verify", "missing what to verify",
                 "verify: usage: verify bijective|injective|surjective LAYOUT [--codomain N] | verify tv TV --tile SHAPE | "
@@ -257,26 +262,36 @@ int cmd_verify(const std::vector<std::string>& args) {
   } else {
     throw Error("verify", "unknown check '" + what + "'", "verify: unknown check '" + what + "' (bijective injective surjective tv copy inverse law)");
   }
-  bool all = true;
-  for (const Check& c : checks) all = all && c.holds;
-  if (f.json) {
-    std::string j = "{\"holds\":" + std::string(all ? "true" : "false") + ",\"checks\":[";
-    for (size_t i = 0; i < checks.size(); ++i) {
-      const Check& c = checks[i];
-      j += (i ? "," : "") + std::string("{\"check\":") + json_str(c.name) + ",\"subject\":" + json_str(c.subject) +
-           ",\"holds\":" + (c.holds ? "true" : "false") + ",\"message\":" + json_str(c.message) +
-           ",\"counterexample\":" + (c.counterexample.empty() ? "null" : json_str(c.counterexample)) + "}";
-    }
-    std::printf("%s]}\n", j.c_str());
-  } else {
-    for (const Check& c : checks) {
-      std::printf("%s %s: %s\n", c.holds ? "PASS" : "FAIL", c.name.c_str(), c.message.c_str());
-      // (a law's failure continues with its message's indented lines)
-      if (!c.holds && c.counterexample.rfind("  ", 0) == 0) std::printf("%s\n", c.counterexample.c_str());
-      else if (!c.holds) std::printf("  counterexample: %s\n", c.counterexample.c_str());
-    }
+  return VerifyReport{checks};
+}
+
+std::string render_json(const VerifyReport& r) {
+  std::string j = "{\"holds\":" + std::string(r.holds() ? "true" : "false") + ",\"checks\":[";
+  for (size_t i = 0; i < r.checks.size(); ++i) {
+    const Check& c = r.checks[i];
+    j += (i ? "," : "") + std::string("{\"check\":") + json_str(c.name) + ",\"subject\":" + json_str(c.subject) +
+         ",\"holds\":" + (c.holds ? "true" : "false") + ",\"message\":" + json_str(c.message) +
+         ",\"counterexample\":" + (c.counterexample.empty() ? "null" : json_str(c.counterexample)) + "}";
   }
-  return all ? 0 : 1;
+  return j + "]}";
+}
+
+std::string render_text(const VerifyReport& r) {
+  std::string t;
+  for (const Check& c : r.checks) {
+    t += std::string(c.holds ? "PASS " : "FAIL ") + c.name + ": " + c.message + "\n";
+    // (a law's failure continues with its message's indented lines)
+    if (!c.holds && c.counterexample.rfind("  ", 0) == 0) t += c.counterexample + "\n";
+    else if (!c.holds) t += "  counterexample: " + c.counterexample + "\n";
+  }
+  return t;
+}
+
+int cmd_verify(const std::vector<std::string>& args) {
+  const Flags f = verify_flags(args);
+  const VerifyReport r = verify_from(f);
+  std::fputs((f.json ? render_json(r) + "\n" : render_text(r)).c_str(), stdout);
+  return r.holds() ? 0 : 1;
 }
 
 }  // namespace cotile::cli
