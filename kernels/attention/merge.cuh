@@ -29,6 +29,18 @@ __device__ __forceinline__ void add_scaled(float (&acc)[8], float f, const V4& a
   acc[4] += f * z.x, acc[5] += f * z.y, acc[6] += f * z.z, acc[7] += f * z.w;
 }
 
+// acc[0..7] += f * the 8 16-bit values (Bf16 or f16) packed in h: a partial's 8 columns.
+template <bool Bf16>
+__device__ __forceinline__ void add_scaled_halves(float (&acc)[8], float f, const uint4& h) {
+  const uint32_t w[4] = {h.x, h.y, h.z, h.w};
+#pragma unroll
+  for (int e = 0; e < 4; ++e) {
+    const float2 x = unpack2<Bf16>(w[e]);
+    acc[2 * e] += f * x.x;
+    acc[2 * e + 1] += f * x.y;
+  }
+}
+
 // The weights of a unit's splits, once per query row: with lse = log2 sum_s 2^lse_s[row],
 //     w[s][row] = 2^(lse_s[row] - lse)        (0 for every s when lse = -inf: an empty row),
 // overwriting lse_s [split][kRows] in shared memory, and lse [row]. 8 lanes a row, each taking
@@ -98,13 +110,7 @@ __device__ void merge_workspace(const uint16_t* all_o, const float* all_lse, int
       for (int u = 0; u < kBatch; ++u) {
         const int sp = s0 + ways * u;
         const float f = sp < splits ? split_lse[sp * kRows + row] : 0.0f;  // the split's weight
-        const uint32_t h[4] = {v[u].x, v[u].y, v[u].z, v[u].w};
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const float2 x = unpack2<Bf16>(h[e]);
-          acc[2 * e] += f * x.x;
-          acc[2 * e + 1] += f * x.y;
-        }
+        add_scaled_halves<Bf16>(acc, f, v[u]);
       }
     }
     if (ways == 1) {
@@ -173,13 +179,7 @@ __device__ void merge_spread(const uint16_t* all_o, const float* all_lse, int sp
 #pragma unroll
     for (int k = 0; k < kPerLane; ++k) {
       const float f = lse > -INFINITY ? exp2_fast(l[k] - lse) : 0.0f;  // the split's weight
-      const uint32_t h[4] = {v[k].x, v[k].y, v[k].z, v[k].w};
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const float2 x = unpack2<Bf16>(h[e]);
-        acc[2 * e] += f * x.x;
-        acc[2 * e + 1] += f * x.y;
-      }
+      add_scaled_halves<Bf16>(acc, f, v[k]);
     }
     for (int x = 1; x < ways; x *= 2)
 #pragma unroll
