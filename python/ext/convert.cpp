@@ -16,6 +16,17 @@ Mode& default_mode() {
   return m;
 }
 
+Mode mode_of(const py::kwargs& kw, const std::string& fn) {
+  Mode m = default_mode();
+  for (auto item : kw) {
+    const std::string k = py::str(item.first);
+    if (k == "as_cute") m.as_cute = item.second.cast<bool>();
+    else if (k == "strict") m.strict = item.second.cast<bool>();
+    else throw py::type_error(fn + "() got an unexpected keyword argument '" + k + "'");
+  }
+  return m;
+}
+
 namespace {
 
 bool is_static_int(PyObject* o);

@@ -28,6 +28,9 @@ struct Mode {
   bool as_cute = false, strict = false;
 };
 Mode& default_mode();
+// The default mode with the keyword arguments as_cute= and strict= of a call to `fn` applied; any
+// other keyword raises TypeError as Python does ("fn() got an unexpected keyword argument 'k'").
+Mode mode_of(const py::kwargs& kw, const std::string& fn);
 
 // `h` as an engine value; a Python type that is none of the above raises TypeError naming the
 // function and the argument.

@@ -169,13 +169,7 @@ void bind_functions(py::module_& m) {
   m.def(
       "call",
       [](const std::string& op, py::args args, py::kwargs kw) {
-        Mode mode = default_mode();
-        for (auto item : kw) {
-          const std::string k = py::str(item.first);
-          if (k == "as_cute") mode.as_cute = item.second.cast<bool>();
-          else if (k == "strict") mode.strict = item.second.cast<bool>();
-          else throw py::type_error("call() got an unexpected keyword argument '" + k + "'");
-        }
+        const Mode mode = mode_of(kw, "call");
         std::vector<Value> values;
         for (size_t i = 0; i < args.size(); ++i) values.push_back(to_value(args[i], op, "arg" + std::to_string(i + 1)));
         return call_op(op, values, mode);

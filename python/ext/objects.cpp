@@ -8,17 +8,6 @@ namespace cotile::python {
 
 namespace {
 
-Mode mode_of(const py::kwargs& kw) {
-  Mode m = default_mode();
-  for (auto item : kw) {
-    const std::string k = py::str(item.first);
-    if (k == "as_cute") m.as_cute = item.second.cast<bool>();
-    else if (k == "strict") m.strict = item.second.cast<bool>();
-    else throw py::type_error("unexpected keyword argument '" + k + "'");
-  }
-  return m;
-}
-
 bool has_underscore(const Value& v) {
   if (v.kind == Value::kUnderscore) return true;
   if (v.kind != Value::kTuple) return false;
@@ -47,7 +36,7 @@ py::object call_layout(const Value& self, const py::args& args, const py::kwargs
     crd.kind = Value::kTuple;
     for (size_t i = 0; i < args.size(); ++i) crd.elems.push_back(to_value(args[i], "Layout.__call__", "coord"));
   }
-  const Mode m = mode_of(kw);
+  const Mode m = mode_of(kw, "Layout.__call__");
   if (has_underscore(crd)) return call_op("slice", {crd, self}, m);
   return call_op("eval", {self, crd}, m);
 }

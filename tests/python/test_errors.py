@@ -53,6 +53,10 @@ def test_wrong_types_raise_type_error_naming_the_argument():
     assert t is TypeError and "argument 'stride'" in m
     t, m = message(lambda: coalesce(Layout(4), foo=1))
     assert t is TypeError and m == "coalesce() got an unexpected keyword argument 'foo'"
+    t, m = message(lambda: Layout((4, 8))(1, foo=2))
+    assert t is TypeError and m == "Layout.__call__() got an unexpected keyword argument 'foo'"
+    t, m = message(lambda: call("coalesce", Layout(4), bar=True))
+    assert t is TypeError and m == "call() got an unexpected keyword argument 'bar'"
     t, m = message(lambda: size())
     assert t is TypeError and m == "size() missing required argument 'a'"
     t, m = message(lambda: complement(Layout(4), 1, 2))
