@@ -193,7 +193,8 @@ Panel tv_panel(const Layout& tv, const IntTuple& tile, const std::string& title)
     const int64_t z = eval(tv, I(D(i))).value, t = i % threads, v = i / threads;
     const int64_t r = z % p.rows, c = z / p.rows;
     p.cells.push_back({r, c, "T" + std::to_string(t) + "V" + std::to_string(v),
-                       "T" + std::to_string(t) + " V" + std::to_string(v) + " -> (" + std::to_string(r) + "," + std::to_string(c) + ")",
+                       "T" + std::to_string(t) + " V" + std::to_string(v) + " -> (" + std::to_string(r) + "," + std::to_string(c) +
+                           ") offset " + std::to_string(z),
                        thread_color(t)});
   }
   return p;
@@ -218,7 +219,7 @@ Panel partition_panel(const TiledCopy& tc, const IntTuple& shape, bool src, cons
       const int64_t r = q % p.rows, c = q / p.rows;
       p.cells.push_back({r, c, "T" + std::to_string(t) + "V" + std::to_string(v),
                          "T" + std::to_string(t) + " V" + std::to_string(v) + " -> (" + std::to_string(r) + "," +
-                             std::to_string(c) + ") coord " + to_string(idx2crd(I(D(q)), shape)),
+                             std::to_string(c) + ") coord " + to_string(idx2crd(I(D(q)), shape)) + " offset " + std::to_string(q),
                          thread_color(t)});
     }
   }
