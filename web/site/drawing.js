@@ -27,11 +27,24 @@ window.CotileDrawing = (function () {
       g.fillText(p.title, p.x, 24);
       // The cell at each grid position: the last one drawn there is the one on top.
       const grid = new Int32Array(p.rows * p.cols).fill(-1);
+      let overlap = false;
       p.cells.forEach((c, i) => {
-        g.fillStyle = c[4];
-        g.fillRect(p.x + c[1] * cw, p.y + c[0] * ch, cw, ch);
-        grid[c[0] * p.cols + c[1]] = i;
+        const at = c[0] * p.cols + c[1];
+        overlap = overlap || grid[at] >= 0;
+        grid[at] = i;
       });
+      // One fill colour at a time (a few dozen colours for thousands of cells), unless cells share
+      // a position, where the SVG's order decides which is seen.
+      const byFill = new Map();
+      p.cells.forEach((c, i) => {
+        const key = overlap ? i : c[4];
+        if (!byFill.has(key)) byFill.set(key, []);
+        byFill.get(key).push(c);
+      });
+      for (const cells of byFill.values()) {
+        g.fillStyle = cells[0][4];
+        for (const c of cells) g.fillRect(p.x + c[1] * cw, p.y + c[0] * ch, cw, ch);
+      }
       count += p.cells.length;
       if (d.labels) {
         g.fillStyle = '#000';
