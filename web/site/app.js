@@ -255,7 +255,13 @@
     for (const fn of window.cotile.functions()) {
       const li = el('li');
       const code = el('code', fn.signature);
-      code.addEventListener('click', () => load('calc', fn.name + '()'));
+      code.addEventListener('click', () => {  // start a call of it in the box
+        setVerb('calc');
+        const box = $('expr');
+        box.value = fn.name + '(';
+        box.focus();
+        box.setSelectionRange(box.value.length, box.value.length);
+      });
       li.append(code, document.createTextNode(' ' + fn.summary));
       $('functions').append(li);
     }
