@@ -214,13 +214,15 @@ Panel partition_panel(const TiledCopy& tc, const IntTuple& shape, bool src, cons
     // The partition's function on integers, as the laws evaluate layouts (eval without IntTuples).
     const bool flat = laws::known(part.layout);
     const laws::Flat fl = flat ? laws::flat(part.layout) : laws::Flat{};
-    for (int64_t v = 0; v < size(part.layout).value; ++v) {
+    const int64_t values = size(part.layout).value;
+    const std::string fill = thread_color(t);
+    for (int64_t v = 0; v < values; ++v) {
       const int64_t q = part.offset.value + (flat ? fl(v) : eval(part.layout, I(D(v))).value);
       const int64_t r = q % p.rows, c = q / p.rows;
       p.cells.push_back({r, c, "T" + std::to_string(t) + "V" + std::to_string(v),
                          "T" + std::to_string(t) + " V" + std::to_string(v) + " -> (" + std::to_string(r) + "," +
                              std::to_string(c) + ") coord " + to_string(idx2crd(I(D(q)), shape)) + " offset " + std::to_string(q),
-                         thread_color(t)});
+                         fill});
     }
   }
   return p;
