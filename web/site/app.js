@@ -16,6 +16,15 @@
     return e;
   }
 
+  // The command's text: the answer itself for calc and draw; for explain and verify, folded
+  // under the steps and checks shown from its --json.
+  function resultAsText(verb) {
+    const folded = verb === 'explain' || verb === 'verify';
+    $('result-box').open = !folded;
+    $('result-summary').hidden = !folded;
+    $('result-summary').textContent = `the text cotile ${verb} prints`;
+  }
+
   function clearOutput() {
     for (const id of ['result', 'json', 'error', 'error-mark', 'warnings', 'steps', 'tables', 'checks', 'drawing-info']) $(id).textContent = '';
     $('error-box').hidden = true;
@@ -67,7 +76,7 @@
       if (s.section) head.append(el('span', s.section + ' ', 'section'));
       head.append(el('span', s.name, 'name'), document.createTextNode(' = '), el('code', s.value, 'value'));
       li.append(head);
-      if (s.function) li.append(el('div', s.function + (s.domain ? '   for ' + s.domain : ''), 'function'));
+      if (s.function) li.append(el('div', s.function + (s.domain ? '    where ' + s.domain : ''), 'function'));
       if (s.why) li.append(el('div', s.why, 'why'));
       $('steps').append(li);
     }
@@ -171,6 +180,7 @@
     if (!window.cotile.ready) return;
     clearOutput();
     const text = $('expr').value;
+    resultAsText(state.verb);
     const t0 = performance.now();
     let drawn = null;
     if (state.verb === 'calc') runCalc(text);
