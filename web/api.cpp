@@ -25,7 +25,7 @@ std::string error_json(const std::string& op, const std::string& rule, const std
   return "{\"ok\":false,\"error\":" + json_str(message) + ",\"op\":" + json_str(op) + ",\"rule\":" + json_str(rule) + "}";
 }
 
-// Arguments arrive as one string, one argument a line (no argument of the verbs holds a newline).
+// Arguments arrive as one string, each ended by a newline (no argument of the verbs holds one).
 std::vector<std::string> split_lines(const char* joined) {
   std::vector<std::string> args;
   std::string cur;
@@ -37,7 +37,6 @@ std::vector<std::string> split_lines(const char* joined) {
       cur += *p;
     }
   }
-  if (!cur.empty()) args.push_back(cur);
   return args;
 }
 
@@ -112,7 +111,7 @@ const char* cotile_functions() {
   return answer(j + "]");
 }
 
-// explain / verify / draw with the command's arguments (one a line). Returns {"ok":true,...} with
+// explain / verify / draw with the command's arguments (each ended by a newline). Returns {"ok":true,...} with
 // "text" and "json" (explain, verify: what the command prints without and with --json; verify
 // adds "holds"); for draw the drawing's "title", "cells", "width", "height" and its panels and
 // geometry (DrawPanel), or ("draw-documents") its "svg" and "html" as the command writes them.

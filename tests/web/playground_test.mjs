@@ -143,6 +143,12 @@ try {
   check('#verify= permalink: the report `cotile verify` prints, FAIL with its counterexample',
     (await text('#result')) === native(['verify', 'injective', '(_4,_8):(_1,_2)']).out && (await page.locator('#checks .fail').count()) === 1);
 
+  // The verbs through the script API, with the command's arguments as a list (an empty one too).
+  const emptyArg = await page.evaluate(() => window.cotile.verify(['injective', '']));
+  const emptyNative = native(['verify', 'injective', '']);
+  check('cotile.verify([\'injective\', \'\']) fails as `cotile verify injective ""` does',
+    emptyArg.ok === false && 'error: ' + emptyArg.error + '\n' === emptyNative.err, `${JSON.stringify(emptyArg)} vs ${emptyNative.err}`);
+
   // Typing: calc answers as one types, and the fragment follows (a link to what is shown).
   const typed = 'complement((_4,_8):(_1,_16), _256)';
   await open('#calc=' + encodeURIComponent('_1'));

@@ -44,7 +44,7 @@
     for (const a of list) {
       if (a.includes('\n')) return { ok: false, error: name + ': an argument holds a line break' };
     }
-    return answer(mod.ccall('cotile_verb', 'number', ['string', 'string'], [name, list.join('\n')]));
+    return answer(mod.ccall('cotile_verb', 'number', ['string', 'string'], [name, list.map((a) => a + '\n').join('')]));
   }
   // The verbs, with the command's arguments as a list or as one command line:
   // explain -> {ok, text, json}; verify -> {ok, holds, text, json};
