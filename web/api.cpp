@@ -1,6 +1,7 @@
 // The playground's entry points: the command's verbs as C functions returning JSON, compiled to
 // WebAssembly by web/build.sh. Every result is computed by the same code as `cotile calc`,
 // `explain`, `verify` and `draw` (tools/cotile); nothing here computes a layout.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -51,15 +52,20 @@ std::string strings_json(const std::vector<std::string>& v) {
   return j + "]";
 }
 
-// The drawing's panels, appended to j; a cell is [row, col, label, tip, fill].
+// The drawing's panels, appended to j; a cell is [row, col, label, tip, f], its colour the
+// panel's fills[f] (a few dozen colours for up to tens of thousands of cells).
 void append_panels(std::string& j, const std::vector<DrawPanel>& panels) {
   j += "[";
   for (size_t k = 0; k < panels.size(); ++k) {
     const DrawPanel& p = panels[k];
+    std::vector<std::string> fills;
+    std::map<std::string, size_t> fill_index;
+    for (const DrawCell& c : p.cells)
+      if (fill_index.emplace(c.fill, fills.size()).second) fills.push_back(c.fill);
     j += (k ? ",{" : "{") + std::string("\"title\":") + json_str(p.title) + ",\"rows\":" + std::to_string(p.rows) +
          ",\"cols\":" + std::to_string(p.cols) + ",\"x\":" + std::to_string(p.x) + ",\"y\":" + std::to_string(p.y) +
          ",\"row_breaks\":" + ints_json(p.row_breaks) + ",\"col_breaks\":" + ints_json(p.col_breaks) +
-         ",\"row_notes\":" + strings_json(p.row_notes) + ",\"col_notes\":" + strings_json(p.col_notes) + ",\"cells\":[";
+         ",\"row_notes\":" + strings_json(p.row_notes) + ",\"col_notes\":" + strings_json(p.col_notes) + ",\"fills\":" + strings_json(fills) + ",\"cells\":[";
     for (size_t i = 0; i < p.cells.size(); ++i) {
       const DrawCell& c = p.cells[i];
       j += i ? ",[" : "[";
@@ -71,7 +77,7 @@ void append_panels(std::string& j, const std::vector<DrawPanel>& panels) {
       j += ',';
       j += json_str(c.tip);
       j += ',';
-      j += json_str(c.fill);
+      j += std::to_string(fill_index[c.fill]);
       j += ']';
     }
     j += "]}";

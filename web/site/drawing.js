@@ -42,7 +42,7 @@ window.CotileDrawing = (function () {
         byFill.get(key).push(c);
       });
       for (const cells of byFill.values()) {
-        g.fillStyle = cells[0][4];
+        g.fillStyle = p.fills[cells[0][4]];
         for (const c of cells) g.fillRect(p.x + c[1] * cw, p.y + c[0] * ch, cw, ch);
       }
       count += p.cells.length;

@@ -49,7 +49,7 @@
   // The verbs, with the command's arguments as a list or as one command line:
   // explain -> {ok, text, json}; verify -> {ok, holds, text, json};
   // draw -> {ok, subject, title, cells, width, height, panels (each with its cells
-  // [row, col, label, tip, fill]) and the SVG's geometry}; or {ok: false, error}.
+  // [row, col, label, tip, f] coloured fills[f]) and the SVG's geometry}; or {ok: false, error}.
   api.explain = (args) => verb('explain', args);
   api.verify = (args) => verb('verify', args);
   // draw(args, {documents: true}) -> {ok, ..., svg, html}: the files `cotile draw` and
