@@ -168,6 +168,17 @@ try {
   await page.selectOption('#fmha-m', '64');
   check('FMHA controls (half_t, D=64, M=64): the chain `cotile explain` derives',
     (await text('#result')) === native(['explain', '--preset', 'fmha-gen-q', '--elem', 'half_t', '--head-dim', '64', '--m-tile', '64']).out);
+  // ... and its copy, drawn and verified: the command's, with the derivation's layouts.
+  const chain = JSON.parse(native(['explain', '--json', '--elem', 'half_t', '--head-dim', '64', '--m-tile', '64']).out);
+  const stepValue = (name) => chain.steps.find((st) => st.name === name).value;
+  const chainCopy = ['copy', '--atom', 'cp.async.16B', '--elem', 'half_t', '--atom-tv', stepValue('atom_q_tv'), '--data', stepValue('data_layout')];
+  await page.click('#fmha-draw');
+  await page.waitForSelector('#drawing[data-ready="1"]', { timeout: 60000 });
+  const chainDraw = JSON.parse(native(['draw', ...chainCopy, '--json', '-o', '/dev/null']).out);
+  check(`FMHA "draw its copy": the command's drawing of it (${chainDraw.cells} cells)`,
+    (await text('#result')) === chainDraw.title && Number(await page.getAttribute('#drawing', 'data-cells')) === chainDraw.cells);
+  await page.click('#fmha-verify');
+  check('FMHA "verify its copy": the report `cotile verify` prints', (await text('#result')) === native(['verify', ...chainCopy]).out);
 
   // Drawings: the engine's cells on the page's canvas, their count and hover text against the SVG
   // `cotile draw` writes; the files offered for download are the command's. The spec's 128x128

@@ -232,7 +232,8 @@
   function fmhaArgs() {
     return [$('fmha-elem').value, $('fmha-d').value, $('fmha-m').value];
   }
-  // The chain's copy, as the derivation states it: its atom TV layout and data layout.
+  // The chain's copy, as the derivation states it: its atom TV layout and data layout (the atom
+  // is cp.async.16B for every element type: include/cotile/atom/fmha_gen_q.hpp).
   function fmhaCopyArgs() {
     const [elem, d, m] = fmhaArgs();
     const r = window.cotile.explain(PRESETS.fmha.explain(elem, d, m));
