@@ -9,23 +9,14 @@
 
 #include "explain.hpp"
 #include "json.hpp"
+#include "cotile/laws/flat.hpp"
 
 namespace cotile::cli {
 
 namespace {
 
-struct Cell {
-  int64_t row, col;
-  std::string label, tip, fill;
-};
-
-struct Panel {
-  std::string title;
-  int64_t rows = 0, cols = 0;
-  std::vector<int64_t> row_breaks, col_breaks;  // mode boundaries (multiples of these)
-  std::vector<Cell> cells;
-  std::vector<std::string> row_notes, col_notes;  // e.g. bank-conflict degree per row/column
-};
+using Cell = DrawCell;
+using Panel = DrawPanel;
 
 std::string esc(const std::string& s) {
   std::string r;
@@ -83,9 +74,13 @@ void grid_of(const IntTuple& shape, int64_t& rows, int64_t& cols, std::vector<in
 struct Svg {
   std::string body;
   int64_t width = 0, height = 0, cells = 0;
+  double cell_w = 0, cell_h = 0, font = 0;
+  bool labels = false;
 };
 
-Svg render(const std::vector<Panel>& panels) {
+// The SVG of the panels, side by side (only its geometry without `markup`); records each panel's
+// position in it.
+Svg render(std::vector<Panel>& panels, bool markup) {
   Svg out;
   int64_t max_cols = 1;
   for (const Panel& p : panels) max_cols = std::max(max_cols, p.cols);
@@ -95,8 +90,17 @@ Svg render(const std::vector<Panel>& panels) {
   const bool labels = font >= 4.0;
   double x0 = 40;
   std::string s;
-  for (const Panel& p : panels) {
+  for (Panel& p : panels) {
     const double top = 40;
+    p.x = x0;
+    p.y = top;
+    const double right = x0 + double(p.cols) * cw, bottom = top + double(p.rows) * ch;
+    out.cells += int64_t(p.cells.size());
+    out.height = std::max<int64_t>(out.height, int64_t(bottom + 40));
+    if (!markup) {
+      x0 = right + (p.row_notes.empty() ? 40 : 90);
+      continue;
+    }
     s += "<g class=\"panel\"><text x=\"" + std::to_string(x0) + "\" y=\"24\" font-size=\"14\" font-family=\"monospace\">" + esc(p.title) + "</text>\n";
     for (const Cell& c : p.cells) {
       const double x = x0 + double(c.col) * cw, y = top + double(c.row) * ch;
@@ -111,7 +115,6 @@ Svg render(const std::vector<Panel>& panels) {
         s += t + esc(c.label) + "</text>";
       }
       s += "</g>\n";
-      ++out.cells;
     }
     // Grid: thin lines per cell when cells are large, thick lines at mode boundaries.
     auto line = [&](double xa, double ya, double xb, double yb, double w, const char* color) {
@@ -119,7 +122,6 @@ Svg render(const std::vector<Panel>& panels) {
       std::snprintf(l, sizeof l, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.1f\"/>", xa, ya, xb, yb, color, w);
       s += l;
     };
-    const double right = x0 + double(p.cols) * cw, bottom = top + double(p.rows) * ch;
     for (int64_t r = 0; r <= p.rows; ++r) {
       bool major = r == 0 || r == p.rows;
       for (int64_t b : p.row_breaks) major = major || r % b == 0;
@@ -141,10 +143,14 @@ Svg render(const std::vector<Panel>& panels) {
       s += t + esc(p.col_notes[c]) + "</text>";
     }
     s += "</g>\n";
-    out.height = std::max<int64_t>(out.height, int64_t(bottom + 40));
     x0 = right + (p.row_notes.empty() ? 40 : 90);
   }
   out.width = int64_t(x0);
+  out.cell_w = cw;
+  out.cell_h = ch;
+  out.font = font;
+  out.labels = labels;
+  if (!markup) return out;
   out.body = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(out.width) + "\" height=\"" +
              std::to_string(out.height) + "\" viewBox=\"0 0 " + std::to_string(out.width) + " " + std::to_string(out.height) +
              "\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n" + s + "</svg>\n";
@@ -187,7 +193,8 @@ Panel tv_panel(const Layout& tv, const IntTuple& tile, const std::string& title)
     const int64_t z = eval(tv, I(D(i))).value, t = i % threads, v = i / threads;
     const int64_t r = z % p.rows, c = z / p.rows;
     p.cells.push_back({r, c, "T" + std::to_string(t) + "V" + std::to_string(v),
-                       "T" + std::to_string(t) + " V" + std::to_string(v) + " -> (" + std::to_string(r) + "," + std::to_string(c) + ")",
+                       "T" + std::to_string(t) + " V" + std::to_string(v) + " -> (" + std::to_string(r) + "," + std::to_string(c) +
+                           ") offset " + std::to_string(z),
                        thread_color(t)});
   }
   return p;
@@ -200,15 +207,22 @@ Panel partition_panel(const TiledCopy& tc, const IntTuple& shape, bool src, cons
   // Data tensors such as tSgQ ((M,K),1,R) draw as (M, rest): rows are the first leaf.
   grid_of(shape, p.rows, p.cols, p.row_breaks, p.col_breaks, true);
   const Layout coords = make_layout(shape);
+  // partition(tc, coords, t, src) for every thread t: the thread-fragment layout once, sliced.
+  const Layout frg = tidfrg(tc, coords, src);
   for (int64_t t = 0; t < size(tc).value; ++t) {
-    const SlicedLayout part = partition(tc, coords, D(t), src);
-    for (int64_t v = 0; v < size(part.layout).value; ++v) {
-      const int64_t q = part.offset.value + eval(part.layout, I(D(v))).value;
+    const SlicedLayout part = slice_and_offset(coord(C(D(t)), U(), repeat_underscore(coords.rank())), frg);
+    // The partition's function on integers, as the laws evaluate layouts (eval without IntTuples).
+    const bool flat = laws::known(part.layout);
+    const laws::Flat fl = flat ? laws::flat(part.layout) : laws::Flat{};
+    const int64_t values = size(part.layout).value;
+    const std::string fill = thread_color(t);
+    for (int64_t v = 0; v < values; ++v) {
+      const int64_t q = part.offset.value + (flat ? fl(v) : eval(part.layout, I(D(v))).value);
       const int64_t r = q % p.rows, c = q / p.rows;
       p.cells.push_back({r, c, "T" + std::to_string(t) + "V" + std::to_string(v),
                          "T" + std::to_string(t) + " V" + std::to_string(v) + " -> (" + std::to_string(r) + "," +
-                             std::to_string(c) + ") coord " + to_string(idx2crd(I(D(q)), shape)),
-                         thread_color(t)});
+                             std::to_string(c) + ") coord " + to_string(idx2crd(I(D(q)), shape)) + " offset " + std::to_string(q),
+                         fill});
     }
   }
   return p;
@@ -260,7 +274,7 @@ Flags draw_flags(const std::vector<std::string>& args) {
   return parse_flags(args, {"o", "tile", "atom", "elem", "atom-tv", "data", "thr", "val", "tensor", "elem-bytes", "rows"});
 }
 
-Drawing draw_from(const Flags& f) {
+Drawing draw_from(const Flags& f, bool documents) {
   g_rows_override = f.integer("rows", 0, "draw");
   if (f.positional.empty())
     throw Error("draw", "usage", "draw: usage: draw layout L | draw tv TV --tile SHAPE | draw copy ... | draw swizzle SWIZZLED_LAYOUT [--elem-bytes N] [-o FILE] [--html]");
@@ -298,8 +312,9 @@ Drawing draw_from(const Flags& f) {
   } else {
     throw Error("draw", "unknown subject '" + what + "'", "draw: unknown subject '" + what + "' (layout tv copy swizzle)");
   }
-  const Svg svg = render(panels);
-  return Drawing{what, title, svg.body, html_page(title, svg), svg.cells, svg.width, svg.height};
+  const Svg svg = render(panels, documents);
+  return Drawing{what, title, svg.body, documents ? html_page(title, svg) : "", svg.cells, svg.width, svg.height,
+                 std::move(panels), svg.cell_w, svg.cell_h, svg.font, svg.labels};
 }
 
 int cmd_draw(const std::vector<std::string>& args) {

@@ -80,13 +80,34 @@ VerifyReport verify_from(const Flags& f);
 std::string render_text(const VerifyReport& r);
 std::string render_json(const VerifyReport& r);
 
+// A drawing's content apart from its SVG markup, for other renderers (the web playground draws
+// it on a canvas): panels of cells on a grid, each with its label, hover text and colour, and the
+// SVG's geometry (a panel's grid starts at (x, y); cells are cell_w x cell_h; labels are drawn
+// when `labels`, in font-size `font`).
+struct DrawCell {
+  int64_t row, col;
+  std::string label, tip, fill;
+};
+struct DrawPanel {
+  std::string title;
+  int64_t rows = 0, cols = 0;
+  std::vector<int64_t> row_breaks, col_breaks;  // mode boundaries (multiples of these)
+  std::vector<DrawCell> cells;
+  std::vector<std::string> row_notes, col_notes;  // e.g. bank-conflict degree per row/column
+  double x = 0, y = 0;
+};
+
 struct Drawing {
   std::string subject, title;
   std::string svg, html;  // the SVG, and an HTML page embedding it with hover tooltips
   int64_t cells = 0, width = 0, height = 0;
+  std::vector<DrawPanel> panels;
+  double cell_w = 0, cell_h = 0, font = 0;
+  bool labels = false;
 };
 Flags draw_flags(const std::vector<std::string>& args);
-Drawing draw_from(const Flags& f);
+// documents = false: the panels and geometry only, without the SVG and HTML text.
+Drawing draw_from(const Flags& f, bool documents = true);
 
 int cmd_explain(const std::vector<std::string>& args);
 int cmd_verify(const std::vector<std::string>& args);

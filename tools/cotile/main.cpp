@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "calc.hpp"
 #include "explain.hpp"
 #include "golden.hpp"
 #include "json.hpp"
@@ -28,20 +29,6 @@ const char* kUsage =
     "  --strict  refuse dynamic values exactly where CuTe does\n"
     "  --as-cute what CuTe 4.7 returns, also a result that violates its operation's law (refused by default):\n"
     "            the violated law is printed on stderr as a warning (implies --strict)\n";
-
-std::string value_json(const Value& v) {
-  std::string j = "{\"kind\":" + json_str(text::kind_name(v.kind)) + ",\"value\":" + json_str(text::to_string(v));
-  if (v.kind == Value::kLayout) {
-    j += ",\"shape\":" + json_str(to_string(v.layout.shape)) + ",\"stride\":" + json_str(to_string(v.layout.stride));
-  } else if (v.kind == Value::kInt) {
-    j += ",\"integer\":" + std::to_string(v.integer.value) + ",\"static\":" + (v.integer.is_static ? "true" : "false");
-  } else if (v.kind == Value::kRecord) {
-    j += ",\"fields\":{";
-    for (size_t i = 0; i < v.names.size(); ++i) j += (i ? "," : "") + json_str(v.names[i]) + ":" + value_json(v.elems[i]);
-    j += "}";
-  }
-  return j + "}";
-}
 
 int cmd_calc(const std::vector<std::string>& args) {
   bool json = false;
@@ -68,30 +55,15 @@ int cmd_calc(const std::vector<std::string>& args) {
   }
   int status = 0;
   for (const std::string& e : exprs) {
-    LawLog log;
-    opt.log = opt.as_cute ? &log : nullptr;
-    try {
-      const Value v = evaluate(e, opt);
-      // --as-cute: the laws CuTe's result violates, as warnings
-      std::vector<std::string> warnings;
-      for (int k = 0; k < log.count && k < LawLog::kKept; ++k) warnings.push_back(log.kept[k].message.c_str());
-      if (log.count > LawLog::kKept) warnings.push_back(std::to_string(log.count - LawLog::kKept) + " more violated laws");
-      if (json) {
-        std::string w;
-        for (size_t k = 0; k < warnings.size(); ++k) w += (k ? "," : "") + json_str(warnings[k]);
-        std::printf("{\"expression\":%s,\"result\":%s%s}\n", json_str(e).c_str(), value_json(v).c_str(),
-                    warnings.empty() ? "" : (",\"warnings\":[" + w + "]").c_str());
-      } else {
-        std::printf("%s\n", text::to_string(v).c_str());
-        for (const std::string& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-      }
-    } catch (const Error& err) {
-      status = 1;
-      if (json)
-        std::printf("{\"expression\":%s,\"error\":{\"op\":%s,\"rule\":%s,\"message\":%s}}\n", json_str(e).c_str(),
-                    json_str(err.op()).c_str(), json_str(err.rule()).c_str(), json_str(err.what()).c_str());
-      else
-        std::fprintf(stderr, "error: %s\n", err.what());
+    const CalcOutcome r = calc_expression(e, opt);
+    if (!r.ok) status = 1;
+    if (json) {
+      std::printf("%s\n", r.json.c_str());
+    } else if (r.ok) {
+      std::printf("%s\n", r.text.c_str());
+      for (const std::string& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    } else {
+      std::fprintf(stderr, "error: %s\n", r.error.c_str());
     }
   }
   return status;

@@ -85,23 +85,28 @@ COTILE_HD constexpr int64_t collision_points() {
   return kLawPoints;
 #endif
 }
+#if !defined(__CUDA_ARCH__)
+// first_collision on the host, by sorting (value, index) pairs. Not constexpr: std::vector is a
+// literal type only from libc++ 15 / libstdc++ 12 on, and emscripten's libc++ is older.
+inline Collision first_collision_sorted(const Flat& f, int64_t n) {
+  Collision c;
+  std::vector<std::pair<int64_t, int64_t>> v;
+  v.reserve(size_t(n));
+  for (int64_t j = 0; j < n; ++j) v.emplace_back(f(j), j);
+  std::sort(v.begin(), v.end());
+  // Sorted by (value, index), a value's first two indices start its group: of those pairs, the
+  // one whose later index is smallest.
+  for (size_t k = 1, group = 0; k < v.size(); ++k) {
+    if (v[k].first != v[k - 1].first) group = k;
+    else if (k == group + 1 && (!c.found || v[k].second < c.second)) c = Collision{true, v[group].second, v[k].second, v[k].first};
+  }
+  return c;
+}
+#endif
 // Requires n <= collision_points().
 COTILE_HD constexpr Collision first_collision(const Flat& f, int64_t n) {
-  Collision c;
 #if !defined(__CUDA_ARCH__)
-  if (!__builtin_is_constant_evaluated() && n > (int64_t(1) << 12)) {
-    std::vector<std::pair<int64_t, int64_t>> v;
-    v.reserve(size_t(n));
-    for (int64_t j = 0; j < n; ++j) v.emplace_back(f(j), j);
-    std::sort(v.begin(), v.end());
-    // Sorted by (value, index), a value's first two indices start its group: of those pairs, the
-    // one whose later index is smallest.
-    for (size_t k = 1, group = 0; k < v.size(); ++k) {
-      if (v[k].first != v[k - 1].first) group = k;
-      else if (k == group + 1 && (!c.found || v[k].second < c.second)) c = Collision{true, v[group].second, v[k].second, v[k].first};
-    }
-    return c;
-  }
+  if (!__builtin_is_constant_evaluated() && n > (int64_t(1) << 12)) return first_collision_sorted(f, n);
 #endif
   int64_t seen[int64_t(1) << 12] = {};
   for (int64_t j = 0; j < n; ++j) {
@@ -109,7 +114,7 @@ COTILE_HD constexpr Collision first_collision(const Flat& f, int64_t n) {
     for (int64_t i = 0; i < j; ++i)
       if (seen[i] == seen[j]) return Collision{true, i, j, seen[j]};
   }
-  return c;
+  return Collision{};
 }
 
 }  // namespace cotile::laws
