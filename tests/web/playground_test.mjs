@@ -16,13 +16,13 @@ const [cotile, goldenDir] = process.argv.slice(2);
 const dist = path.join(root, 'web', 'dist');
 const { chromium } = createRequire(path.join(root, 'web', 'package.json'))('playwright-core');
 
-// Issue 26's targets are for a laptop; CI's shared 2-core machine is several times slower, so
-// the load and drawing times are printed against the targets and checked against guards that
-// catch regressions (per-expression times meet the target there too). COTILE_TIME_FACTOR scales
-// the guards.
+// Issue 26's speed targets are for a laptop; the test measures and prints the load, per-expression
+// and drawing times against them but does not fail on a time (no timed assertions: CI's shared
+// 2-core machine is several times slower and its load varies).
 const TARGET = { loadMs: 1000, exprMs: 50, drawMs: 300 };
-const factor = Number(process.env.COTILE_TIME_FACTOR || 1);
-const GUARD = { loadMs: 4000 * factor, drawMs: 2000 * factor };
+function report(what, ms, target) {
+  console.log(`     ${what}: ${ms.toFixed(1)} ms (target on a laptop: under ${target} ms${ms < target ? '' : '; not met here'})`);
+}
 let checks = 0, failures = 0;
 function check(name, cond, detail) {
   checks++;
@@ -70,7 +70,7 @@ try {
   check('window.cotile.ready is true once loaded', await page.evaluate(() => window.cotile.ready === true));
   console.log(`     load: interactive ${loadMs.toFixed(0)} ms after navigation start (engine ready in ${engineMs.toFixed(0)} ms); ` +
     `target on a laptop: under ${TARGET.loadMs} ms`);
-  check(`interactive within ${GUARD.loadMs} ms of navigation (this machine's guard)`, loadMs < GUARD.loadMs, `${loadMs.toFixed(0)} ms`);
+  report('interactive after navigation start', loadMs, TARGET.loadMs);
   const first = native(['explain']);
   check('the default page is the FMHA Q-load preset, as `cotile explain` prints it', (await text('#result')) === first.out);
   check('its derivation is shown as steps', (await page.locator('#steps li').count()) > 10);
@@ -107,7 +107,7 @@ try {
     const slowest = got.reduce((k, [, ms], i) => (ms > got[k][1] ? i : k), 0);
     console.log(`     per expression (${mode}): median ${median.toFixed(2)} ms, 99th percentile ${p99.toFixed(2)} ms, ` +
       `max ${max.toFixed(1)} ms (${cases[slowest].where} ${exprs[slowest].slice(0, 80)})`);
-    check(`golden ${mode}: 99% of expressions answered in under ${TARGET.exprMs} ms`, p99 < TARGET.exprMs, `${p99.toFixed(1)} ms`);
+    report(`golden ${mode}: 99th percentile of the time per expression`, p99, TARGET.exprMs);
   }
 
   // Permalinks: #calc= shows what `cotile calc` prints; an error shows its message and position.
@@ -243,8 +243,7 @@ try {
     console.log(`     draw ${name}: ${cells} cells, call to painted frame ${ms.toFixed(0)} ms ` +
       `(engine and decoding ${engineMs.toFixed(0)} ms, canvas ${paintMs.toFixed(0)} ms)`);
     if (name.includes('128x128')) {
-      console.log(`     target on a laptop: under ${TARGET.drawMs} ms`);
-      check(`the 128x128 copy is drawn in under ${GUARD.drawMs} ms (this machine's guard)`, ms < GUARD.drawMs, `${ms.toFixed(0)} ms`);
+      report('the 128x128 copy, call to painted frame', ms, TARGET.drawMs);
     }
   }
   fs.rmSync(tmp, { recursive: true });
