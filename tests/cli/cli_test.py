@@ -101,6 +101,29 @@ rc, out, _ = run("golden", "/tmp/cotile_cli_test_golden.txt")
 check("golden lists a CuTe result that violates its law, and passes", rc == 0 and "LAW  /tmp/cotile_cli_test_golden.txt:1 complement" in out
       and out.strip().endswith("2 passed, 0 failed; checked: 1 passed, 1 refused (CuTe's result violates its law), 0 failed"), out)
 
+# help: every verb listed; each verb's help, its examples run; unknown options name the verb
+import shlex  # noqa: E402
+VERBS = ("calc", "explain", "verify", "draw", "golden")
+rc, out, _ = run("--help")
+check("cotile --help lists every verb", rc == 0 and all(f"\n  {v} " in out for v in VERBS), out)
+for verb in VERBS:
+    rc, out, _ = run(verb, "--help")
+    check(f"cotile {verb} --help documents the verb", rc == 0 and out.startswith(f"usage: cotile {verb} ") and "options:" in out, out)
+    rc2, out2, _ = run("help", verb)
+    check(f"cotile help {verb} says the same", rc2 == 0 and out2 == out, out2)
+    for line in out.split("examples:\n")[-1].splitlines() if "examples:" in out else []:
+        argv = shlex.split(line.strip())[1:]
+        if verb == "golden" or not argv:
+            continue
+        argv = [a if not a.endswith((".svg", ".html")) else "/tmp/cotile_cli_test_" + a for a in argv]
+        erc, _, eerr = run(*argv)
+        check(f"the example `{line.strip()}` runs", erc in (0, 1) and "error:" not in eerr, eerr)
+for verb, expected in (("calc", "error: cotile calc: unknown option --frobnicate (cotile calc --help lists its options)\n"),
+                       ("explain", "error: cotile explain: unknown option --frobnicate (cotile explain --help lists its options)\n"),
+                       ("draw", "error: cotile draw: unknown option --frobnicate (cotile draw --help lists its options)\n")):
+    rc, _, err = run(verb, "--frobnicate", "1")
+    check(f"an unknown {verb} option names the verb", rc in (1, 2) and err == expected, err)
+
 # the main job (README): cotile explain with no arguments runs the preset
 rc, out, _ = run("explain")
 check("explain runs the fmha-gen-q preset", rc == 0 and "((_2,(_4,_8)),_16):((_1,(_256,_2)),_16)" in out)

@@ -271,7 +271,7 @@ Panel swizzle_panel(const ComposedLayout& c, int64_t elem_bytes, const std::stri
 }  // namespace
 
 Flags draw_flags(const std::vector<std::string>& args) {
-  return parse_flags(args, {"o", "tile", "atom", "elem", "atom-tv", "data", "thr", "val", "tensor", "elem-bytes", "rows"});
+  return parse_flags(args, {"o", "tile", "atom", "elem", "atom-tv", "data", "thr", "val", "tensor", "elem-bytes", "rows"}, "draw");
 }
 
 Drawing draw_from(const Flags& f, bool documents) {

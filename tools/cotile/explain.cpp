@@ -100,7 +100,8 @@ int64_t Flags::integer(const std::string& k, int64_t fallback, const std::string
   return text::to_int(text::parse(get(k)), verb + " --" + k, 1).value;
 }
 
-Flags parse_flags(const std::vector<std::string>& args, const std::vector<std::string>& valued) {
+Flags parse_flags(const std::vector<std::string>& args, const std::vector<std::string>& valued, const std::string& verb) {
+  const std::string who = "cotile " + verb;
   Flags f;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -110,8 +111,9 @@ Flags parse_flags(const std::vector<std::string>& args, const std::vector<std::s
     else if (a.rfind("--", 0) == 0 || a == "-o") {
       const std::string key = a == "-o" ? "o" : a.substr(2);
       if (std::find(valued.begin(), valued.end(), key) == valued.end())
-        throw Error("cotile", "unknown option " + a, "cotile: unknown option " + a);
-      if (i + 1 >= args.size()) throw Error("cotile", "option " + a + " needs a value", "cotile: option " + a + " needs a value");
+        throw Error(who, "unknown option " + a, who + ": unknown option " + a + " (" + who + " --help lists its options)");
+      if (i + 1 >= args.size())
+        throw Error(who, "option " + a + " needs a value", who + ": option " + a + " needs a value (" + who + " --help lists its options)");
       f.named.push_back({key, args[++i]});
     } else {
       f.positional.push_back(a);
@@ -496,7 +498,7 @@ Derivation explain_fmha_gen_q(Elem e, int64_t head_dim, int64_t m_tile, const Ca
 
 Flags explain_flags(const std::vector<std::string>& args) {
   return parse_flags(args, {"atom", "elem", "atom-tv", "data", "thr", "val", "tensor", "thread", "atom-layout",
-                            "operand", "preset", "head-dim", "m-tile"});
+                            "operand", "preset", "head-dim", "m-tile"}, "explain");
 }
 
 Derivation explain_from(const Flags& f) {

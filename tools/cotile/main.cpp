@@ -8,6 +8,7 @@
 #include "calc.hpp"
 #include "explain.hpp"
 #include "golden.hpp"
+#include "help.hpp"
 #include "json.hpp"
 #include "ops.hpp"
 
@@ -16,19 +17,11 @@ using namespace cotile::cli;
 
 namespace {
 
-const char* kUsage =
-    "usage: cotile <verb> [options] ...\n"
-    "  calc [--json] [--strict] [--as-cute] EXPR   evaluate an expression of nested calls, e.g.\n"
-    "                                  cotile calc \"left_inverse(((_128,_32),_1,_4):((_128,_1),_0,_32))\"\n"
-    "  calc --list                     list the functions\n"
-    "  golden [--json] [--strict] FILE...  run golden-corpus files, as CuTe computes (the comparison) and checked\n"
-    "                                  (CuTe results that violate their law are listed as refused); exit 1 if any\n"
-    "                                  case fails in either mode\n"
-    "options:\n"
-    "  --json    machine-readable output (docs/cli.md)\n"
-    "  --strict  refuse dynamic values exactly where CuTe does\n"
-    "  --as-cute what CuTe 4.7 returns, also a result that violates its operation's law (refused by default):\n"
-    "            the violated law is printed on stderr as a warning (implies --strict)\n";
+// An option the verb does not know: the verb's name and where its options are listed.
+int unknown_option(const char* verb, const std::string& a) {
+  std::fprintf(stderr, "error: cotile %s: unknown option %s (cotile %s --help lists its options)\n", verb, a.c_str(), verb);
+  return 2;
+}
 
 int cmd_calc(const std::vector<std::string>& args) {
   bool json = false;
@@ -44,13 +37,15 @@ int cmd_calc(const std::vector<std::string>& args) {
     } else if (a == "--list") {
       for (const auto& [name, op] : registry()) std::printf("%-20s %s\n", name.c_str(), op.signature.c_str());
       return 0;
+    } else if (a.rfind("--", 0) == 0) {
+      return unknown_option("calc", a);
     } else {
       exprs.push_back(a);
     }
   }
   if (exprs.empty()) {
     std::fputs("cotile calc: missing expression\n", stderr);
-    std::fputs(kUsage, stderr);
+    std::fputs(verb_help("calc"), stderr);
     return 2;
   }
   int status = 0;
@@ -76,6 +71,7 @@ int cmd_golden(const std::vector<std::string>& args) {
   for (const std::string& a : args) {
     if (a == "--json") json = true;
     else if (a == "--strict") opt.strict = true;
+    else if (a.rfind("--", 0) == 0) return unknown_option("golden", a);
     else files.push_back(a);
   }
   if (files.empty()) {
@@ -131,11 +127,19 @@ int cmd_golden(const std::vector<std::string>& args) {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    if (args.size() >= 2 && verb_help(args[1])) {  // cotile help VERB
+      std::fputs(verb_help(args[1]), stdout);
+      return 0;
+    }
+    std::fputs(usage(), args.empty() ? stderr : stdout);
     return args.empty() ? 2 : 0;
   }
   const std::string verb = args[0];
   args.erase(args.begin());
+  if (verb_help(verb) && asks_for_help(args)) {
+    std::fputs(verb_help(verb), stdout);
+    return 0;
+  }
   if (verb == "calc") return cmd_calc(args);
   if (verb == "golden") return cmd_golden(args);
   try {
@@ -146,6 +150,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;
   }
-  std::fprintf(stderr, "cotile: unknown verb '%s'\n%s", verb.c_str(), kUsage);
+  std::fprintf(stderr, "cotile: unknown verb '%s'\n%s", verb.c_str(), usage());
   return 2;
 }

@@ -205,7 +205,7 @@ bool VerifyReport::holds() const {
 }
 
 Flags verify_flags(const std::vector<std::string>& args) {
-  return parse_flags(args, {"codomain", "tile", "atom", "elem", "atom-tv", "data", "thr", "val", "tensor"});
+  return parse_flags(args, {"codomain", "tile", "atom", "elem", "atom-tv", "data", "thr", "val", "tensor"}, "verify");
 }
 
 VerifyReport verify_from(const Flags& f) {
