@@ -310,11 +310,15 @@ struct DecodeCta {
       }
     }
 
-    // 3. The pipeline's prologue: kStages - 1 tiles in flight per warp.
+    // 3. The pipeline's prologue: kStages - 1 tiles in flight per warp. Not unrolled, like the
+    //    epilogue's steps (finish): code that runs once a CTA is fetched from DRAM when the launch
+    //    follows a large read (which evicts it from L2), so every copy of it costs an isolated call
+    //    time; unrolled, issue_tile's four variants made a 64 KiB prologue (docs/design/decode.md,
+    //    "Code size").
     const int my_tiles = my_tile_count();
     const Copy lc = Copy::of_lane(lane);
     kv_policy = arch::l2_policy(p.m_tiles == 1);  // several m-tiles read the same K/V (the others hit L2)
-#pragma unroll
+#pragma unroll 1
     for (int t = 0; t < kStages - 1; ++t) {
       if (t < my_tiles) issue_tile(lc, t, t);
       arch::cp_async_commit();
@@ -474,7 +478,7 @@ struct DecodeCta {
     uint16_t* part_o = p.part_o + (int64_t(unit) * p.splits + split) * kRows * D;
     float* part_lse = p.part_lse + (int64_t(unit) * p.splits + split) * kRows;
     const bool single = p.splits == 1;
-#pragma unroll
+#pragma unroll 1  // cold code (the prologue's comment, run()): 4 KiB less than unrolled
     for (int st = 0; st < kSteps; ++st) {
       const auto cd = coords[8 * st];
       const int row = int(ct::get<0>(cd)), d0 = int(ct::get<1>(cd));
