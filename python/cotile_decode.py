@@ -137,6 +137,7 @@ class DecodePlan:
         self.workspace = torch.zeros(max(1, self._plan.workspace_bytes) + 256, dtype=torch.uint8, device=self.device)
         self._ws = (self.workspace.data_ptr() + 255) // 256 * 256  # 256-byte aligned
         self._lib, self._plan_ref, self._device_index = _library(), ctypes.byref(self._plan), self.device.index
+        self._run, self._ws_bytes = self._lib.cotile_decode_run, self._plan.workspace_bytes
         self._checked = {}  # run()'s checked launch arguments, by the key of their inputs
 
     def resident_clusters(self, size):
@@ -161,21 +162,25 @@ class DecodePlan:
         except TypeError:  # an unhashable argument: checked (and refused or used) without the cache
             hit, key = None, None
         if hit is None:
-            hit = self._check(q, k_cache, v_cache, seqlen_kv, out, lse, return_lse, kv_layout, page_table, cache_batch_idx,
-                              k_new, v_new, softmax_scale, softcap, window, k_scale, v_scale)
+            a, o_shape, lse_shape = self._check(q, k_cache, v_cache, seqlen_kv, out, lse, return_lse, kv_layout, page_table,
+                                                cache_batch_idx, k_new, v_new, softmax_scale, softcap, window, k_scale,
+                                                v_scale)
+            # the launch's arguments as ctypes will pass them, built once per checked set
+            hit = (a, ctypes.byref(a), o_shape, lse_shape)
             if key is not None:
                 if len(self._checked) >= 64:
                     self._checked.pop(next(iter(self._checked)))
                 self._checked[key] = hit
-        a, o_shape, lse_shape = hit
-        if out is None:  # a fresh output each call; its pointer goes into the checked arguments
+        a, a_ref, o_shape, lse_shape = hit
+        if o_shape is not None:  # a fresh output each call; its pointer goes into the checked arguments
             out = torch.empty(o_shape, dtype=self.o_dtype, device=self.device)
             a.o = out.data_ptr()
-        if lse_shape is not None and lse is None:
+        if lse_shape is not None:
             lse = torch.empty(lse_shape, dtype=torch.float32, device=self.device)
             a.lse = lse.data_ptr()
-        _check(self._lib.cotile_decode_run(self._plan_ref, ctypes.byref(a), self._ws, self._plan.workspace_bytes,
-                                           _raw_stream(self._device_index)), "cotile_decode_run")
+        status = self._run(self._plan_ref, a_ref, self._ws, self._ws_bytes, _raw_stream(self._device_index))
+        if status:
+            _check(status, "cotile_decode_run")
         return (out, lse) if (return_lse or lse is not None) else out
 
     def _check(self, q, k_cache, v_cache, seqlen_kv, out, lse, return_lse, kv_layout, page_table, cache_batch_idx, k_new,
