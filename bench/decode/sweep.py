@@ -372,7 +372,7 @@ def run_case(case, args, tm, flex, probe, log):
                 if not args.no_oracle:
                     row.update(oracle(case, inp, tm, plan, row["calls_per_graph"]))
                     for m in "ab":
-                        row[f"plan_vs_oracle_{m}"] = sweep_targets.ratio(row.get(f"{m}_us"), row.get(f"oracle_{m}_us"))
+                        row[f"plan_vs_oracle_{m}"] = sweep_targets.plan_vs_oracle(row, m)
                 del plan, calls
             else:
                 q4s = [q.unsqueeze(2) for q in inp.qs]

@@ -8,8 +8,8 @@ one per case and kernel. A case is (Hq, Hkv, D, B, N, kv, layout); the columns u
 ('cotile', 'read', or a PyTorch kernel: cudnn, flash, efficient, math, flex), status ('ok' or why
 not), label, kv16_MiB (the case's K + V in 16 bits), kv_MiB (its own bytes), {m}_us and
 pct_read_{m} for the modes m = a, b (pct_read: the plain read's time of the same bytes over the
-kernel's, in %), splits, plan_vs_oracle_{m} (the plan's time over the best forced split count's)
-and oracle_{m}_splits.
+kernel's, in %), splits, cluster, oracle (each forced split count's times, "S[c]:A/B ...") and
+oracle_{m}_splits (plan_vs_oracle_{m}, the plan's time over the best, where a row has no oracle).
 
 The targets (issue 24, item 2, and items 3 and 4):
   * 16-bit KV of >= 64 MiB: >= 1.00x the best PyTorch backend, and >= 80% of the plain read
@@ -18,7 +18,10 @@ The targets (issue 24, item 2, and items 3 and 4):
     (cotile's bf16 time of the same case and layout), and >= 80% of the plain read of its own
     bytes (>= 85% where those are >= 128 MiB);
   * below 64 MiB in 16 bits (either KV type): >= 0.95x the best PyTorch backend;
-  * the plan's time within 5% of the oracle's (plan_vs_oracle <= 1.05);
+  * the plan's time within 5% of the oracle's (plan_vs_oracle <= 1.05), both from the oracle's
+    pass (plan_vs_oracle below): the cotile row's own timing of the same launch, an earlier pass,
+    is ~2% slower isolated (median; up to 9%), which would count against the plan what is a
+    difference between two timings of one configuration;
   * the host time of one call through the Python module <= 10 us (not per mode).
 The PyTorch baseline of a case is the best time of any PyTorch kernel on the contiguous bf16 cache
 of the same (Hq, Hkv, D, B, N): no PyTorch attention takes fp8 K/V or a page table, so fp8 and paged
@@ -152,7 +155,7 @@ def _figures(idx, target, mode):
             else:
                 out.append((r, ratio(t16, t), 1.7, f"{r16['kv']} {t16:.2f} us, fp8 {t:.2f} us"))
         elif target == T_ORACLE:
-            v = num(r, f"plan_vs_oracle_{mode}") if t is not None else None
+            v = plan_vs_oracle(r, mode) if t is not None else None
             if t is None:
                 out.append((r, None, 1.05, "cotile did not run"))
             elif v is None:
@@ -166,6 +169,29 @@ def _fmt(target, v):
     if v is None:
         return "n/a"
     return f"{v:.1f}%" if target in (T_READ16, T_FP8_READ) else f"x{v:.3f}"
+
+
+def plan_vs_oracle(r, mode):
+    """The plan's time over the best forced split count's under mode ('a' or 'b'), both from the
+    oracle's column (one pass of timings); the row's plan_vs_oracle_{mode} where it has none, or
+    where the plan's choice was not among the forced counts timed."""
+    entries = {}
+    for tok in str(r.get("oracle") or "").split():
+        key, _, times = tok.partition(":")
+        ab = times.split("/")
+        if len(ab) == 2:
+            try:
+                entries[key] = (float(ab[0]), float(ab[1]))
+            except ValueError:  # "n/a": that count failed
+                pass
+    i = MODES.index(mode)
+    try:
+        mine = f"{int(float(r.get('splits')))}{'c' if int(float(r.get('cluster') or 1)) > 1 else ''}"
+    except (TypeError, ValueError):
+        mine = None
+    if mine in entries:
+        return ratio(entries[mine][i], min(e[i] for e in entries.values()))
+    return num(r, f"plan_vs_oracle_{mode}")
 
 
 def judge(idx, target, mode):

@@ -136,6 +136,20 @@ class SweepTargets(unittest.TestCase):
         r["plan_vs_oracle_b"] = 1.05
         self.assertEqual(verdicts(rows)[(T.T_ORACLE, "b")][0], "met")
 
+    def test_oracle_ratio_comes_from_the_oracle_pass(self):
+        rows = passing_run()
+        r = find(rows, "cotile", "fp8-e4m3", BIG, "paged16")
+        # the row's own timing (1.20 over the best) is ignored where the oracle timed the plan's choice
+        r.update(cluster=2, plan_vs_oracle_a=1.20, oracle="1:30.00/29.00 2c:21.00/20.50 4:20.00/21.00 8:n/a")
+        self.assertAlmostEqual(T.plan_vs_oracle(r, "a"), 21.0 / 20.0)
+        self.assertAlmostEqual(T.plan_vs_oracle(r, "b"), 1.0)
+        v = verdicts(rows)
+        self.assertEqual(v[(T.T_ORACLE, "a")][0], "met")
+        r["oracle"] = "1:30.00/29.00 2c:22.00/20.50 4:20.00/21.00"  # x1.100 in the same pass
+        self.assertIn("worst x1.100 at Llama-3-8B (32,8,128) B=16 N=2048 fp8-e4m3 paged16 (plan 2 splits", verdicts(rows)[(T.T_ORACLE, "a")][1])
+        r.update(cluster=1)  # "2" was not timed (only "2c"): the row's own ratio
+        self.assertAlmostEqual(T.plan_vs_oracle(r, "a"), 1.20)
+
     def test_missing_baseline_is_not_judged_and_a_failed_cotile_run_fails(self):
         rows = [r for r in passing_run() if r["kernel"] not in T.TORCH_KERNELS or r["Hkv"] != 8 or r["B"] != 16]
         v = verdicts(rows)
