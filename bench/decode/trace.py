@@ -69,7 +69,7 @@ t0 = min(r[0] for r in t)
 end = max(max(r[:5]) for r in t)
 print(f"{B},{Hq},{Hkv},{N},{D} {kv} after {before}: grid {plan.grid} splits {plan.splits}; launch span "
       f"{(end - t0) / 1e3:.2f} us, CUDA events {events[0].elapsed_time(events[1]) * 1e3:.2f} us")
-# The kernel's trace slots (tiles.cuh, kTraceSlots) in the order a CTA passes them; 6 + k: warp 0's
+# The kernel's trace slots (tiles.cuh, TraceSlot) in the order a CTA passes them; 6 + k: warp 0's
 # tile k/8 of its tiles arrived.
 phases = [(0, "start"), (1, "q ready"), (2, "loop done"), (14, "warps in"), (3, "published"), (15, "counted"), (4, "merged")]
 for slot, name in phases + [(6 + k, f"tile {k}/8 in") for k in range(8)]:

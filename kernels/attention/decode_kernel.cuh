@@ -332,7 +332,7 @@ struct DecodeCta {
       prepare_q();
       __syncthreads();
     }
-    trace(p, 1);
+    trace(p, kTraceQReady);
     uint32_t qa[D / 16][4];
     if constexpr (C::kQInRegisters) q_fragments(qa);
 
@@ -420,7 +420,7 @@ struct DecodeCta {
     }
     arch::cp_async_wait<0>();
     __syncthreads();  // every warp is done with its stages: the merge reuses them
-    trace(p, 2);
+    trace(p, kTraceLoopDone);
     // The next kernel (a dependent launch) may start once every CTA is here: when the plan says
     // its CTAs would not crowd this grid's SMs (plan.hpp, trigger_early).
     if (p.trigger_early) arch::launch_dependents();
@@ -453,7 +453,7 @@ struct DecodeCta {
       }
     }
     __syncthreads();
-    trace(p, 14);
+    trace(p, kTraceWarpsIn);
     finish();
   }
 
@@ -465,7 +465,7 @@ struct DecodeCta {
     const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) { write_output(row, d0, acc, inv, lse); };
     if (p.clustered) {
       merge_cluster<D, kWarps, kRows>(m.o, C::kMergeRow, m.max, m.sum, split, p.splits, valid_rows, write);
-      return trace(p, 4);
+      return trace(p, kTraceMerged);
     }
     int* last = reinterpret_cast<int*>(smem + C::kQRawBytes);  // (Q is done)
     // Each thread owns 8 consecutive columns of one row per step (an output TiledCopy of 16 bytes).
@@ -505,7 +505,7 @@ struct DecodeCta {
         if (d0 == 0) part_lse[row] = lse2;
       }
     }
-    trace(p, 3);
+    trace(p, kTracePublished);
     if (single) return;
 
     if (p.spread_merge) return merge_spread_over_unit();
@@ -518,12 +518,12 @@ struct DecodeCta {
       *last = arrived == p.splits - 1;
     }
     __syncthreads();
-    trace(p, 15);
+    trace(p, kTraceCounted);
     if (!*last) return;
     merge_workspace<D, C::kBf16>(p.part_o + int64_t(unit) * p.splits * kRows * D, p.part_lse + int64_t(unit) * p.splits * kRows,
                                  p.splits, valid_rows, after_q(), write);
     if (tid == 0) p.counters[unit] = 0;  // ready for the next launch (stream order)
-    trace(p, 4);
+    trace(p, kTraceMerged);
   }
 
   // Split-KV in a one-wave grid (Params::spread_merge): publish, wait until every split of the
@@ -543,7 +543,7 @@ struct DecodeCta {
       }
     }
     __syncthreads();
-    trace(p, 15);
+    trace(p, kTraceCounted);
     const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) { write_output(row, d0, acc, inv, lse); };
     merge_spread<D, C::kBf16>(p.part_o + int64_t(unit) * p.splits * kRows * D, p.part_lse + int64_t(unit) * p.splits * kRows,
                               p.splits, split, valid_rows, write);
@@ -552,7 +552,7 @@ struct DecodeCta {
       asm volatile("atom.add.relaxed.gpu.s32 %0, [%1], 1;" : "=r"(n) : "l"(departed) : "memory");
       if (n == p.splits - 1) *arrived = 0, *departed = 0;  // ready for the next launch (stream order)
     }
-    trace(p, 4);
+    trace(p, kTraceMerged);
   }
 
   // O[b, head, d0 .. d0+7] = acc * inv * out_scale (rows past G are not written); LSE from base 2.
@@ -593,7 +593,7 @@ __global__ void __launch_bounds__(kThreads, COTILE_DECODE_MIN_CTAS) decode_kerne
   cta.prefetch_before_wait();
   arch::grid_dependency_wait();
   cta.stagger();
-  trace(p, 0);
+  trace(p, kTraceStart);
   cta.start_q();
   cta.locate(p.seqlen[cta.b]);
   cta.run();

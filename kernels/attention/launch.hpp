@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "decode.h"
+#include "decode_config.hpp"
 
 namespace cotile::attention::detail {
 
@@ -25,9 +26,6 @@ cotile_status ok();
 // clusters of `cluster` CTAs along x (1: no cluster), and (`dependent`) as a programmatic dependent
 // launch: its CTAs may start during the previous kernel's tail and wait for it in
 // grid_dependency_wait.
-#ifndef COTILE_DECODE_PDL
-#define COTILE_DECODE_PDL 1
-#endif
 struct Launch {
   cudaLaunchConfig_t config{};
   cudaLaunchAttribute attributes[2]{};

@@ -15,10 +15,6 @@
 #include "cotile/arch/cluster.hpp"
 #include "tiles.cuh"
 
-// 16-byte partial loads a thread keeps in flight in the workspace merge.
-#ifndef COTILE_DECODE_MERGE_BATCH
-#define COTILE_DECODE_MERGE_BATCH 16
-#endif
 
 namespace cotile::attention::detail {
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "decode_config.hpp"
 #include "params.hpp"
 
 namespace cotile::attention::detail {
@@ -190,9 +191,6 @@ inline int64_t solo_smem(int64_t kernel_smem, int64_t sm_smem) { return std::max
 // hardware warp slots: fp8 (128,32,8,1024) x1.058 and (64,64,8,2048) x1.026, f16/bf16 there
 // x1.016-1.019; the per-SM time with no CTA in its main loop 9.9 -> 1.5 us (max 12.8 -> 5.5).
 // One-wave grids, delayed the same way, lost ~1% and go without.
-#ifndef COTILE_DECODE_STAGGER_NS
-#define COTILE_DECODE_STAGGER_NS 3000
-#endif
 inline constexpr int64_t kStaggerNs = COTILE_DECODE_STAGGER_NS;
 inline int64_t stagger_cycles(int64_t grid, int64_t sms, int64_t ctas_per_sm, int64_t clock_khz) {
   return ctas_per_sm > 1 && several_waves(grid, sms, ctas_per_sm) ? kStaggerNs * clock_khz / 1000000 : 0;

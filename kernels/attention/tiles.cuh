@@ -11,6 +11,7 @@
 #include "cotile/arch/copy.hpp"
 #include "cotile/arch/sm.hpp"
 #include "cotile/ct/ct.hpp"
+#include "decode_config.hpp"
 #include "convert.cuh"
 #include "params.hpp"
 
@@ -23,20 +24,6 @@ using ct::_2;
 using ct::_4;
 using ct::_8;
 using ct::Int;
-
-// Shared memory per warp for its K/V stages (stages = this / one K+V tile, 2 to 8).
-#ifndef COTILE_DECODE_WARP_SMEM
-#define COTILE_DECODE_WARP_SMEM 24576
-#endif
-
-// Q's MMA fragments held in registers (D <= 128) or re-read from shared memory per tile.
-#ifndef COTILE_DECODE_Q_IN_REGISTERS
-#define COTILE_DECODE_Q_IN_REGISTERS 1
-#endif
-// The CTAs per multiprocessor the register allocation must allow (__launch_bounds__).
-#ifndef COTILE_DECODE_MIN_CTAS
-#define COTILE_DECODE_MIN_CTAS 2
-#endif
 
 constexpr float kLog2e = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
 // The online softmax's reference moves only when a score exceeds it by more than this (base 2).
@@ -54,13 +41,19 @@ __device__ __forceinline__ float exp2_fast(float x) {
 __device__ __forceinline__ float exp2_reference(float mx) { return mx == -INFINITY ? 0.0f : mx; }
 
 // COTILE_DECODE_TRACE = 1 (diagnostics builds only) records per-CTA phase times (%globaltimer,
-// ns) in p.trace[cta][kTraceSlots] when set: 0 start, 1 Q ready, 2 main loop done, 3 partial
-// published, 4 merged; [5] the SM (low 32 bits) and warp 0's hardware slot (high 32); [6 + k]
-// warp 0's tile k * tiles / 8 arrived (k = 0 .. 7); 14 the warps' results in shared memory;
-// 15 the split counter read (the last CTA of a unit).
-#ifndef COTILE_DECODE_TRACE
-#define COTILE_DECODE_TRACE 0
-#endif
+// ns) in p.trace[cta][kTraceSlots] when set, at these slots (bench/decode/trace.py reads them by
+// number):
+enum TraceSlot : int {
+  kTraceStart = 0,      // after the dependency wait (and the stagger)
+  kTraceQReady = 1,     // Q in shared memory, the first tiles requested
+  kTraceLoopDone = 2,   // the main loop's last tile computed
+  kTracePublished = 3,  // the CTA's result (or partial) written
+  kTraceMerged = 4,     // the unit's splits merged
+  kTracePlace = 5,      // the SM (low 32 bits) and warp 0's hardware slot (high 32), at the start
+  kTraceTile0 = 6,      // kTraceTile0 + k: warp 0's tile k * tiles / 8 arrived (k = 0 .. 7)
+  kTraceWarpsIn = 14,   // the warps' results in shared memory
+  kTraceCounted = 15,   // the split counter read
+};
 inline constexpr int kTraceSlots = 16;
 __device__ __forceinline__ void trace(const Params& p, int slot) {
 #if COTILE_DECODE_TRACE
@@ -68,8 +61,8 @@ __device__ __forceinline__ void trace(const Params& p, int slot) {
     uint64_t t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     p.trace[blockIdx.x * kTraceSlots + slot] = t;
-    if (slot == 0) {
-      p.trace[blockIdx.x * kTraceSlots + 5] = arch::sm_id() | uint64_t(arch::warp_slot()) << 32;
+    if (slot == kTraceStart) {
+      p.trace[blockIdx.x * kTraceSlots + kTracePlace] = arch::sm_id() | uint64_t(arch::warp_slot()) << 32;
     }
   }
 #else
@@ -80,7 +73,7 @@ __device__ __forceinline__ void trace(const Params& p, int slot) {
 __device__ __forceinline__ void trace_progress(const Params& p, int t, int tiles) {
 #if COTILE_DECODE_TRACE
   const int k = t * 8 / tiles;
-  if ((k * tiles + 7) / 8 == t) trace(p, 6 + k);
+  if ((k * tiles + 7) / 8 == t) trace(p, kTraceTile0 + k);
 #else
   (void)p, (void)t, (void)tiles;
 #endif
