@@ -14,7 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     const cotile::text::Value v = cotile::text::parse(input);
     const std::string printed = cotile::text::to_string(v);
-    if (v.kind != cotile::text::Value::kRecord && cotile::text::to_string(cotile::text::parse(printed)) != printed) abort();
+    if (v.kind != cotile::text::Value::kRecord && cotile::text::to_string(cotile::text::parse(printed)) != printed)
+      abort();
   } catch (const cotile::Error&) {
   }
   for (bool strict : {false, true}) {

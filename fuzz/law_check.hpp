@@ -23,8 +23,8 @@ inline std::string oracle_verdict(const std::string& op, const std::vector<text:
   // The oracle enumerates in plain 64-bit arithmetic: keep to small domains and values.
   auto modest = [](const Layout& l) {
     for (int k = 0; k < l.shape.num_leaves(); ++k)
-      if (l.shape.leaf_at(k).value > 4096 || l.shape.leaf_at(k).value < -4096 || l.stride.leaf_at(k).value > (1 << 20) ||
-          l.stride.leaf_at(k).value < -(1 << 20))
+      if (l.shape.leaf_at(k).value > 4096 || l.shape.leaf_at(k).value < -4096 ||
+          l.stride.leaf_at(k).value > (1 << 20) || l.stride.leaf_at(k).value < -(1 << 20))
         return false;
     return l.shape.num_leaves() <= 12;
   };
@@ -55,7 +55,8 @@ inline std::string oracle_verdict(const std::string& op, const std::vector<text:
   }
   if (op == "left_inverse" && is_layout(0) && small(args[0].layout)) return oracle::left_inverse(args[0].layout, out);
   if (op == "right_inverse" && is_layout(0) && small(out)) return oracle::right_inverse(args[0].layout, out);
-  if (op == "coalesce" && args.size() == 1 && is_layout(0) && small(args[0].layout)) return oracle::coalesce(args[0].layout, out);
+  if (op == "coalesce" && args.size() == 1 && is_layout(0) && small(args[0].layout))
+    return oracle::coalesce(args[0].layout, out);
   if (op == "filter" && is_layout(0) && small(args[0].layout)) return oracle::filter(args[0].layout, out);
   if (op == "upcast" && is_layout(0) && args.size() == 2 && args[1].kind == Value::kInt)
     return oracle::upcast(args[0].layout, args[1].integer.value, out);
@@ -72,7 +73,8 @@ inline std::string args_text(const std::vector<text::Value>& args) {
 
 // Calls op as the calculator does (default mode: laws checked) and applies the oracle: to the
 // result, or, when op refused it for a violated law, to CuTe's result (which must violate it).
-inline text::Value call_checked(const std::string& op, const std::vector<text::Value>& args, const cli::CalcOptions& opt) {
+inline text::Value call_checked(const std::string& op, const std::vector<text::Value>& args,
+                                const cli::CalcOptions& opt) {
   try {
     const text::Value r = cli::call(op, args, opt);
     const std::string w = oracle_verdict(op, args, r);

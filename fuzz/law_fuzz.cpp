@@ -39,8 +39,8 @@ Layout layout(FuzzedDataProvider& in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
-  static const char* kOps[] = {"composition", "complement", "left_inverse", "right_inverse", "coalesce",
-                               "filter",      "upcast",     "max_common_layout"};
+  static const char* kOps[] = {"composition", "complement", "left_inverse", "right_inverse",
+                               "coalesce",    "filter",     "upcast",       "max_common_layout"};
   const std::string op = kOps[in.ConsumeIntegralInRange<int>(0, 7)];
   std::vector<text::Value> args;
   try {

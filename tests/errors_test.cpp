@@ -8,7 +8,8 @@ using namespace cotile::test;
 
 TEST(Errors, NonDivisibleComposition) {
   EXPECT_EQ(calc_error("composition((_4,_8):(_2,_16), _2:_6)"),
-            "composition: stride divisibility violated: the rhs stride must be a multiple of the lhs mode size or smaller than it\n"
+            "composition: stride divisibility violated: the rhs stride must be a multiple of the lhs mode size or "
+            "smaller than it\n"
             "  lhs = (_4,_8):(_2,_16)\n"
             "  rhs = _2:_6\n"
             "  lhs mode = _4:_2\n"
@@ -27,10 +28,9 @@ TEST(Errors, NonDivisibleShape) {
 }
 
 TEST(Errors, NonInjectiveComplement) {
-  EXPECT_EQ(calc_error("complement((_4,_4):(_1,_2))"),
-            "complement: the layout is not injective (two modes overlap)\n"
-            "  layout = (_4,_4):(_1,_2)\n"
-            "  fix: complement needs an injective layout");
+  EXPECT_EQ(calc_error("complement((_4,_4):(_1,_2))"), "complement: the layout is not injective (two modes overlap)\n"
+                                                       "  layout = (_4,_4):(_1,_2)\n"
+                                                       "  fix: complement needs an injective layout");
 }
 
 TEST(Errors, StrictModeRefusesWhereCuteRefuses) {
@@ -45,11 +45,10 @@ TEST(Errors, StrictModeRefusesWhereCuteRefuses) {
 }
 
 TEST(Errors, Overflow) {
-  EXPECT_EQ(calc_error("size((4611686018427387904,_4))"),
-            "size: integer arithmetic: 64-bit overflow in a * b\n"
-            "  a = 4611686018427387904\n"
-            "  b = 4\n"
-            "  fix: use smaller shapes or strides");
+  EXPECT_EQ(calc_error("size((4611686018427387904,_4))"), "size: integer arithmetic: 64-bit overflow in a * b\n"
+                                                          "  a = 4611686018427387904\n"
+                                                          "  b = 4\n"
+                                                          "  fix: use smaller shapes or strides");
 }
 
 TEST(Errors, DivisionByZero) {
@@ -58,7 +57,8 @@ TEST(Errors, DivisionByZero) {
 
 TEST(Errors, UnknownFunctionAndArity) {
   EXPECT_EQ(calc_error("compose(_4:_1, _2:_1)"), "unknown function 'compose' (cotile calc --list shows the functions)");
-  EXPECT_EQ(calc_error("coalesce(_4:_1, _1, _1)"), "coalesce: expects 1 to 2 arguments, got 3\n  usage: coalesce(layout[, profile])");
+  EXPECT_EQ(calc_error("coalesce(_4:_1, _1, _1)"),
+            "coalesce: expects 1 to 2 arguments, got 3\n  usage: coalesce(layout[, profile])");
 }
 
 TEST(Errors, WrongArgumentKind) {
@@ -74,10 +74,9 @@ TEST(Errors, CapacityExceeded) {
 }
 
 TEST(Errors, DowncastNeedsAContiguousMode) {
-  EXPECT_EQ(calc_error("downcast((_4,_8):(_2,_8), _2)"),
-            "downcast: requires a static _1 stride (adjacent elements)\n"
-            "  layout = (_4,_8):(_2,_8)\n"
-            "  fix: give the contiguous mode the static stride _1");
+  EXPECT_EQ(calc_error("downcast((_4,_8):(_2,_8), _2)"), "downcast: requires a static _1 stride (adjacent elements)\n"
+                                                         "  layout = (_4,_8):(_2,_8)\n"
+                                                         "  fix: give the contiguous mode the static stride _1");
 }
 
 // left_inverse says what is wrong: a negative stride (not "a mode of size <= 0"), and the
@@ -91,12 +90,13 @@ TEST(Errors, LeftInverseOfNegativeStrides) {
 }
 
 TEST(Errors, LeftInverseDivisibility) {
-  EXPECT_EQ(calc_error("left_inverse((_3,_2):(_2,_3))"),
-            "left_inverse: divisibility violated: a stride is not a multiple of the next smaller stride, so an offset "
-            "does not tell that mode's coordinate\n"
-            "  layout = (_3,_2):(_2,_3)\n"
-            "  stride = _3\n"
-            "  next smaller stride = _2\n"
-            "  fix: left_inverse inverts layouts whose sorted strides each divide the next; use right_inverse, or reorder "
-            "or split the modes");
+  EXPECT_EQ(
+      calc_error("left_inverse((_3,_2):(_2,_3))"),
+      "left_inverse: divisibility violated: a stride is not a multiple of the next smaller stride, so an offset "
+      "does not tell that mode's coordinate\n"
+      "  layout = (_3,_2):(_2,_3)\n"
+      "  stride = _3\n"
+      "  next smaller stride = _2\n"
+      "  fix: left_inverse inverts layouts whose sorted strides each divide the next; use right_inverse, or reorder "
+      "or split the modes");
 }

@@ -11,7 +11,9 @@ TEST(Layout, MakeLayoutIsColumnMajorWithStaticOnesAtStrideZero) {
   EXPECT_EQ(str(make_layout(T("(32,2,1)"))), "(32,2,1):(_1,32,64)");
 }
 
-TEST(Layout, MakeLayoutRightIsRowMajor) { EXPECT_EQ(str(make_layout_right(T("(_2,_4,_8)"))), "(_2,_4,_8):(_32,_8,_1)"); }
+TEST(Layout, MakeLayoutRightIsRowMajor) {
+  EXPECT_EQ(str(make_layout_right(T("(_2,_4,_8)"))), "(_2,_4,_8):(_32,_8,_1)");
+}
 
 TEST(Layout, MakeOrderedLayoutFollowsTheOrder) {
   EXPECT_EQ(str(make_ordered_layout(T("(_2,_2,_2,_2)"), T("(_0,_2,_3,_1)"))), "(_2,_2,_2,_2):(_1,_4,_8,_2)");

@@ -28,7 +28,8 @@ inline std::string calc_as_cute(const std::string& e, std::string* warnings = nu
   o.log = &log;
   const std::string r = text::to_string(cli::evaluate(e, o));
   if (warnings)
-    for (int k = 0; k < log.count && k < LawLog::kKept; ++k) *warnings += log.kept[k].message.c_str() + std::string("\n");
+    for (int k = 0; k < log.count && k < LawLog::kKept; ++k)
+      *warnings += log.kept[k].message.c_str() + std::string("\n");
   return r;
 }
 // The message of the error an expression raises ("" if none).

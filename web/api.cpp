@@ -23,7 +23,8 @@ const char* answer(std::string s) {
 }
 
 std::string error_json(const std::string& op, const std::string& rule, const std::string& message) {
-  return "{\"ok\":false,\"error\":" + json_str(message) + ",\"op\":" + json_str(op) + ",\"rule\":" + json_str(rule) + "}";
+  return "{\"ok\":false,\"error\":" + json_str(message) + ",\"op\":" + json_str(op) + ",\"rule\":" + json_str(rule) +
+         "}";
 }
 
 // Arguments arrive as one string, each ended by a newline (no argument of the verbs holds one).
@@ -65,7 +66,8 @@ void append_panels(std::string& j, const std::vector<DrawPanel>& panels) {
     j += (k ? ",{" : "{") + std::string("\"title\":") + json_str(p.title) + ",\"rows\":" + std::to_string(p.rows) +
          ",\"cols\":" + std::to_string(p.cols) + ",\"x\":" + std::to_string(p.x) + ",\"y\":" + std::to_string(p.y) +
          ",\"row_breaks\":" + ints_json(p.row_breaks) + ",\"col_breaks\":" + ints_json(p.col_breaks) +
-         ",\"row_notes\":" + strings_json(p.row_notes) + ",\"col_notes\":" + strings_json(p.col_notes) + ",\"fills\":" + strings_json(fills) + ",\"cells\":[";
+         ",\"row_notes\":" + strings_json(p.row_notes) + ",\"col_notes\":" + strings_json(p.col_notes) +
+         ",\"fills\":" + strings_json(fills) + ",\"cells\":[";
     for (size_t i = 0; i < p.cells.size(); ++i) {
       const DrawCell& c = p.cells[i];
       j += i ? ",[" : "[";
@@ -112,8 +114,8 @@ const char* cotile_calc(const char* expr, int mode) {
 const char* cotile_functions() {
   std::string j = "[";
   for (const auto& [name, op] : registry())
-    j += (j.size() > 1 ? "," : "") + std::string("{\"name\":") + json_str(name) + ",\"signature\":" + json_str(op.signature) +
-         ",\"summary\":" + json_str(op.summary) + "}";
+    j += (j.size() > 1 ? "," : "") + std::string("{\"name\":") + json_str(name) +
+         ",\"signature\":" + json_str(op.signature) + ",\"summary\":" + json_str(op.summary) + "}";
   return answer(j + "]");
 }
 
@@ -131,15 +133,16 @@ const char* cotile_verb(const char* verb, const char* joined_args) {
     }
     if (v == "verify") {
       const VerifyReport r = verify_from(verify_flags(args));
-      return answer("{\"ok\":true,\"holds\":" + std::string(r.holds() ? "true" : "false") + ",\"text\":" +
-                    json_str(render_text(r)) + ",\"json\":" + render_json(r) + "}");
+      return answer("{\"ok\":true,\"holds\":" + std::string(r.holds() ? "true" : "false") +
+                    ",\"text\":" + json_str(render_text(r)) + ",\"json\":" + render_json(r) + "}");
     }
     if (v == "draw" || v == "draw-documents") {
       const Drawing d = draw_from(draw_flags(args), v == "draw-documents");
       std::string j = "{\"ok\":true,\"subject\":" + json_str(d.subject) + ",\"title\":" + json_str(d.title) +
                       ",\"cells\":" + std::to_string(d.cells) + ",\"width\":" + std::to_string(d.width) +
                       ",\"height\":" + std::to_string(d.height);
-      if (v == "draw-documents") return answer(j + ",\"svg\":" + json_str(d.svg) + ",\"html\":" + json_str(d.html) + "}");
+      if (v == "draw-documents")
+        return answer(j + ",\"svg\":" + json_str(d.svg) + ",\"html\":" + json_str(d.html) + "}");
       j += ",\"cell_w\":" + std::to_string(d.cell_w) + ",\"cell_h\":" + std::to_string(d.cell_h) +
            ",\"font\":" + std::to_string(d.font) + ",\"labels\":" + (d.labels ? "true" : "false") + ",\"panels\":";
       j.reserve(j.size() + size_t(d.cells) * 96);

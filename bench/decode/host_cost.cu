@@ -23,7 +23,9 @@ struct Config {
 };
 
 int measure(const Config& c) {
-  DecodeShape s{c.batch, c.heads_q, c.heads_kv, c.head_dim, c.len, int32_t(DType::kBF16), int32_t(c.kv), int32_t(DType::kBF16), 0, 0};
+  DecodeShape s{
+      c.batch, c.heads_q, c.heads_kv, c.head_dim, c.len, int32_t(DType::kBF16), int32_t(c.kv), int32_t(DType::kBF16),
+      0,       0};
   DecodePlan plan{};
   if (const Status st = decode_plan(s, &plan); !st.ok()) {
     std::printf("%s: plan: %s\n", c.name, st.message.c_str());
@@ -83,8 +85,8 @@ int measure(const Config& c) {
   }
   cudaStreamSynchronize(stream);
   std::sort(us.begin(), us.end());
-  std::printf("%-34s splits %3d%s  host us: median %.2f  p90 %.2f  min %.2f\n", c.name, plan.splits, plan.cluster > 1 ? "c" : " ",
-              us[us.size() / 2], us[us.size() * 9 / 10], us[0]);
+  std::printf("%-34s splits %3d%s  host us: median %.2f  p90 %.2f  min %.2f\n", c.name, plan.splits,
+              plan.cluster > 1 ? "c" : " ", us[us.size() / 2], us[us.size() * 9 / 10], us[0]);
   cudaStreamDestroy(stream);
   for (void* p : {q, o, k, v, static_cast<void*>(seqlen), static_cast<void*>(table), ws}) cudaFree(p);
   return 0;

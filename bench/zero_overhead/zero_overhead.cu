@@ -7,7 +7,8 @@ using namespace cotile::ct;
 
 // (8,(4,16)):(4,(1,32)) evaluated at i: cotile.
 __global__ void cotile_index(const float* __restrict__ in, float* __restrict__ out) {
-  constexpr auto layout = make_layout(make_shape(_8{}, make_shape(_4{}, _16{})), make_stride(_4{}, make_stride(_1{}, _32{})));
+  constexpr auto layout =
+      make_layout(make_shape(_8{}, make_shape(_4{}, _16{})), make_stride(_4{}, make_stride(_1{}, _32{})));
   const int i = int(blockIdx.x * blockDim.x + threadIdx.x);
   out[i] = in[layout(i)];
 }

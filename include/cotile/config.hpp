@@ -34,9 +34,9 @@ namespace cotile {
 
 // Fixed capacities: every value is allocation-free so that the same code runs at compile time,
 // on the host and on the device. Exceeding a capacity is reported as an error, never UB.
-inline constexpr int kMaxLeaves = 64;      // integers in one int-tuple (shape or stride)
-inline constexpr int kMaxNodes = 128;      // leaves plus tuple nodes of one int-tuple
-inline constexpr int kMaxTileLeaves = 8;   // layouts / integers / '_' in one tile
+inline constexpr int kMaxLeaves = 64;     // integers in one int-tuple (shape or stride)
+inline constexpr int kMaxNodes = 128;     // leaves plus tuple nodes of one int-tuple
+inline constexpr int kMaxTileLeaves = 8;  // layouts / integers / '_' in one tile
 inline constexpr int kMaxTileNodes = 16;
 
 }  // namespace cotile

@@ -62,8 +62,7 @@ COTILE_HD constexpr NamedArg<T> arg(const char* name, const T& value) {
 // Report a violated precondition. `op` is the operation ("composition"), `rule` the condition in
 // words, `hint` the way out (may be nullptr). Never returns.
 template <class... Ts>
-[[noreturn]] COTILE_HD inline void fail(const char* op, const char* rule, const char* hint,
-                                         NamedArg<Ts>... args) {
+[[noreturn]] COTILE_HD inline void fail(const char* op, const char* rule, const char* hint, NamedArg<Ts>... args) {
 #if defined(__CUDA_ARCH__)
   printf("cotile: %s: %s\n", op, rule);
   __trap();
@@ -76,8 +75,7 @@ template <class... Ts>
 #endif
 }
 
-inline std::string format_error(const char* op, const char* rule, const std::string& args,
-                                const char* hint) {
+inline std::string format_error(const char* op, const char* rule, const std::string& args, const char* hint) {
   std::string m = std::string(op) + ": " + rule + args;
   if (hint != nullptr) m += std::string("\n  fix: ") + hint;
   return m;

@@ -69,9 +69,7 @@ COTILE_HD constexpr Int D(int64_t v) { return Int{v, false}; }
 // is_constant<n>(x): x is static and equals n (CuTe's is_constant<n, T>).
 COTILE_HD constexpr bool is_constant(const Int& x, int64_t n) { return x.is_static && x.value == n; }
 
-inline std::string to_string(const Int& x) {
-  return (x.is_static ? "_" : "") + std::to_string(x.value);
-}
+inline std::string to_string(const Int& x) { return (x.is_static ? "_" : "") + std::to_string(x.value); }
 
 namespace detail {
 
@@ -80,15 +78,13 @@ inline constexpr int64_t kIntMin = -kIntMax - 1;
 
 COTILE_HD constexpr int64_t checked_add(int64_t a, int64_t b) {
   if ((b > 0 && a > kIntMax - b) || (b < 0 && a < kIntMin - b))
-    fail("integer arithmetic", "64-bit overflow in a + b", "use smaller shapes or strides",
-         arg("a", a), arg("b", b));
+    fail("integer arithmetic", "64-bit overflow in a + b", "use smaller shapes or strides", arg("a", a), arg("b", b));
   return a + b;
 }
 
 COTILE_HD constexpr int64_t checked_sub(int64_t a, int64_t b) {
   if ((b < 0 && a > kIntMax + b) || (b > 0 && a < kIntMin + b))
-    fail("integer arithmetic", "64-bit overflow in a - b", "use smaller shapes or strides",
-         arg("a", a), arg("b", b));
+    fail("integer arithmetic", "64-bit overflow in a - b", "use smaller shapes or strides", arg("a", a), arg("b", b));
   return a - b;
 }
 
@@ -100,8 +96,7 @@ COTILE_HD constexpr int64_t checked_mul(int64_t a, int64_t b) {
   const uint64_t ub = b < 0 ? uint64_t(0) - uint64_t(b) : uint64_t(b);
   const uint64_t limit = neg ? uint64_t(kIntMax) + 1 : uint64_t(kIntMax);
   if (ua > limit / ub)
-    fail("integer arithmetic", "64-bit overflow in a * b", "use smaller shapes or strides",
-         arg("a", a), arg("b", b));
+    fail("integer arithmetic", "64-bit overflow in a * b", "use smaller shapes or strides", arg("a", a), arg("b", b));
   const uint64_t p = ua * ub;
   return neg ? int64_t(uint64_t(0) - p) : int64_t(p);
 }

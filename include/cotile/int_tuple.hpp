@@ -82,7 +82,8 @@ COTILE_HD constexpr T replace(const T& t, int i, const T& x) {
     if (i != 0) fail("replace", "mode index out of range for an integer (rank 1)", nullptr, arg("index", i));
     return x;
   }
-  if (i < 0 || i >= t.rank()) fail("replace", "mode index out of range", nullptr, arg("index", i), arg("rank", t.rank()));
+  if (i < 0 || i >= t.rank())
+    fail("replace", "mode index out of range", nullptr, arg("index", i), arg("rank", t.rank()));
   T r = T::tuple();
   for (int k = 0; k < t.rank(); ++k) r.push_back(k == i ? x : t.get(k));
   return r;
@@ -92,7 +93,8 @@ COTILE_HD constexpr T replace(const T& t, int i, const T& x) {
 template <class T>
 COTILE_HD constexpr T group(const T& t, int b, int e) {
   const int r = t.rank();
-  if (b < 0 || e > r || b > e) fail("group", "requires 0 <= B <= E <= rank", nullptr, arg("B", b), arg("E", e), arg("rank", r));
+  if (b < 0 || e > r || b > e)
+    fail("group", "requires 0 <= B <= E <= rank", nullptr, arg("B", b), arg("E", e), arg("rank", r));
   T out = T::tuple();
   for (int k = 0; k < b; ++k) out.push_back(t.get(k));
   out.push_back(take(t, b, e));
@@ -230,12 +232,14 @@ COTILE_HD constexpr Int inner_product(const IntTuple& a, const IntTuple& b) {
 //   int, int:     init                             (int, tuple: an error)
 COTILE_HD constexpr IntTuple prefix_product(const IntTuple& a, const IntTuple& init) {
   if (a.is_leaf()) {
-    if (init.is_tuple()) fail("prefix_product", "init must be an integer for an integer a", nullptr, arg("a", a), arg("init", init));
+    if (init.is_tuple())
+      fail("prefix_product", "init must be an integer for an integer a", nullptr, arg("a", a), arg("init", init));
     return init;
   }
   IntTuple r = IntTuple::tuple();
   if (init.is_tuple()) {
-    if (a.rank() != init.rank()) fail("prefix_product", "rank(a) must equal rank(init)", nullptr, arg("a", a), arg("init", init));
+    if (a.rank() != init.rank())
+      fail("prefix_product", "rank(a) must equal rank(init)", nullptr, arg("a", a), arg("init", init));
     for (int i = 0; i < a.rank(); ++i) r.push_back(prefix_product(a.get(i), init.get(i)));
     return r;
   }
@@ -288,7 +292,8 @@ COTILE_HD constexpr Int elem_less(const IntTuple& a, const IntTuple& b, int from
     return logical_and(elem_less(a.get(from), b.get(from)), elem_less(a, b, from + 1));
   }
   if (a.is_leaf() && b.is_leaf()) return less(a.value(), b.value());
-  fail("elem_less", "a and b must be congruent (an integer cannot be compared with a tuple)", nullptr, arg("a", a), arg("b", b));
+  fail("elem_less", "a and b must be congruent (an integer cannot be compared with a tuple)", nullptr, arg("a", a),
+       arg("b", b));
 }
 
 // --- coordinates ----------------------------------------------------------------------------
@@ -303,7 +308,8 @@ COTILE_HD constexpr Int crd2idx_rest(const Int& c, const IntTuple& s, const IntT
 COTILE_HD constexpr Int crd2idx(const IntTuple& c, const IntTuple& s, const IntTuple& d) {
   if (c.is_tuple()) {
     if (!s.is_tuple() || c.rank() != s.rank() || s.rank() != d.rank())
-      fail("crd2idx", "coordinate rank must match the shape rank", nullptr, arg("coord", c), arg("shape", s), arg("stride", d));
+      fail("crd2idx", "coordinate rank must match the shape rank", nullptr, arg("coord", c), arg("shape", s),
+           arg("stride", d));
     if (c.rank() == 0) return S(0);
     Int r = crd2idx(c.get(0), s.get(0), d.get(0));
     for (int i = 1; i < c.rank(); ++i) r = r + crd2idx(c.get(i), s.get(i), d.get(i));
@@ -388,7 +394,8 @@ COTILE_HD constexpr IntTuple compact_row_major(const IntTuple& s, Int current = 
 COTILE_HD constexpr IntTuple idx2crd(const IntTuple& c, const IntTuple& s, const IntTuple& d) {
   if (c.is_tuple()) {
     if (!s.is_tuple() || c.rank() != s.rank() || !d.is_tuple() || c.rank() != d.rank())
-      fail("idx2crd", "coordinate, shape and stride ranks must match", nullptr, arg("coord", c), arg("shape", s), arg("stride", d));
+      fail("idx2crd", "coordinate, shape and stride ranks must match", nullptr, arg("coord", c), arg("shape", s),
+           arg("stride", d));
     IntTuple r = IntTuple::tuple();
     for (int i = 0; i < c.rank(); ++i) r.push_back(idx2crd(c.get(i), s.get(i), d.get(i)));
     return r;
@@ -401,7 +408,8 @@ COTILE_HD constexpr IntTuple idx2crd(const IntTuple& c, const IntTuple& s, const
     for (int i = 0; i < s.rank(); ++i) r.push_back(idx2crd(c, s.get(i), strides.get(i)));
     return r;
   }
-  if (d.is_tuple()) fail("idx2crd", "an integer shape needs an integer stride", nullptr, arg("shape", s), arg("stride", d));
+  if (d.is_tuple())
+    fail("idx2crd", "an integer shape needs an integer stride", nullptr, arg("shape", s), arg("stride", d));
   if (is_constant(s.value(), 1)) return I(S(0));
   return I((c.value() / d.value()) % s.value());
 }
@@ -418,7 +426,8 @@ COTILE_HD constexpr void order_leaves(const IntTuple& s, const IntTuple& o, IntT
     return;
   }
   if (s.is_leaf() || s.rank() != o.rank())
-    fail("make_ordered_layout", "the order must be (weakly) congruent to the shape", nullptr, arg("shape", s), arg("order", o));
+    fail("make_ordered_layout", "the order must be (weakly) congruent to the shape", nullptr, arg("shape", s),
+         arg("order", o));
   for (int i = 0; i < o.rank(); ++i) order_leaves(s.get(i), o.get(i), ref);
 }
 // Assign strides below each order leaf k, starting at start[k].
@@ -460,8 +469,7 @@ COTILE_HD constexpr IntTuple coalesce_shape(const IntTuple& t) {
     const int last = acc.rank() - 1;
     if (last >= 0 && acc.get(last).value().is_static == a.is_static)
       acc = replace(acc, last, I(acc.get(last).value() * a));
-    else
-      acc.push_back(I(a));
+    else acc.push_back(I(a));
   }
   return unwrap(acc);
 }

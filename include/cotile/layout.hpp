@@ -100,7 +100,9 @@ COTILE_HD constexpr Layout replace(const Layout& l, int i, const Layout& x) {
 COTILE_HD constexpr Layout group(const Layout& l, int b, int e) {
   return Layout{group(l.shape, b, e), group(l.stride, b, e)};
 }
-COTILE_HD constexpr Layout take(const Layout& l, int b, int e) { return Layout{take(l.shape, b, e), take(l.stride, b, e)}; }
+COTILE_HD constexpr Layout take(const Layout& l, int b, int e) {
+  return Layout{take(l.shape, b, e), take(l.stride, b, e)};
+}
 // select(L, (i0,i1,...)): the listed modes, in that order, as a tuple layout.
 COTILE_HD constexpr Layout select(const Layout& l, const IntTuple& idx) {
   LayoutList r;

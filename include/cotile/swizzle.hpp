@@ -27,8 +27,8 @@ struct Swizzle {
 
 COTILE_HD constexpr Swizzle make_swizzle(int b, int m, int s) {
   if (b < 0 || m < 0 || b > 16 || m > 32 || (s < 0 ? -s : s) < b || (s < 0 ? -s : s) > 32)
-    fail("Swizzle", "requires 0 <= B <= |S| and small M, |S| (bit positions within 64 bits)", nullptr,
-         arg("B", b), arg("M", m), arg("S", s));
+    fail("Swizzle", "requires 0 <= B <= |S| and small M, |S| (bit positions within 64 bits)", nullptr, arg("B", b),
+         arg("M", m), arg("S", s));
   return Swizzle{b, m, s};
 }
 
@@ -42,7 +42,9 @@ struct ComposedLayout {
 };
 
 // composition(Sw, L) = Sw o _0 o L.
-COTILE_HD constexpr ComposedLayout composition(const Swizzle& sw, const Layout& l) { return ComposedLayout{sw, S(0), l}; }
+COTILE_HD constexpr ComposedLayout composition(const Swizzle& sw, const Layout& l) {
+  return ComposedLayout{sw, S(0), l};
+}
 
 COTILE_HD constexpr int64_t eval(const ComposedLayout& c, const IntTuple& x) {
   return c.swizzle((c.offset + eval(c.layout, x)).value);

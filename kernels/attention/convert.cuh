@@ -51,9 +51,13 @@ __device__ __forceinline__ void fp8x4_to_f16x2(uint32_t w, uint32_t& lo, uint32_
 #if COTILE_FP8_CVT
   const uint32_t t = Transposed ? prmt(w, 0u, 0x3120u) : w;  // bytes (0, 2, 1, 3)
   if constexpr (KvType == COTILE_E4M3)
-    asm("{ .reg .b16 l, h; mov.b32 {l, h}, %2; cvt.rn.f16x2.e4m3x2 %0, l; cvt.rn.f16x2.e4m3x2 %1, h; }" : "=r"(lo), "=r"(hi) : "r"(t));
+    asm("{ .reg .b16 l, h; mov.b32 {l, h}, %2; cvt.rn.f16x2.e4m3x2 %0, l; cvt.rn.f16x2.e4m3x2 %1, h; }"
+        : "=r"(lo), "=r"(hi)
+        : "r"(t));
   else
-    asm("{ .reg .b16 l, h; mov.b32 {l, h}, %2; cvt.rn.f16x2.e5m2x2 %0, l; cvt.rn.f16x2.e5m2x2 %1, h; }" : "=r"(lo), "=r"(hi) : "r"(t));
+    asm("{ .reg .b16 l, h; mov.b32 {l, h}, %2; cvt.rn.f16x2.e5m2x2 %0, l; cvt.rn.f16x2.e5m2x2 %1, h; }"
+        : "=r"(lo), "=r"(hi)
+        : "r"(t));
 #else
   // Byte I to the high byte of the low half, byte J to the high byte of the high half (4 = zero).
   constexpr uint32_t kLo = Transposed ? 0x2404u : 0x1404u, kHi = Transposed ? 0x3414u : 0x3424u;
@@ -84,10 +88,14 @@ __device__ __forceinline__ float2 unpack2(uint32_t w) {
 // One element of type `t` at p, as a float (exact for every input type).
 __device__ __forceinline__ float load_as_float(const uint8_t* p, int t) {
   switch (t) {
-    case COTILE_F16: return __half2float(*reinterpret_cast<const __half*>(p));
-    case COTILE_BF16: return __bfloat162float(*reinterpret_cast<const __nv_bfloat16*>(p));
-    case COTILE_E4M3: return __half2float(__half(__nv_cvt_fp8_to_halfraw(*p, __NV_E4M3)));
-    default: return __half2float(__half(__nv_cvt_fp8_to_halfraw(*p, __NV_E5M2)));
+    case COTILE_F16:
+      return __half2float(*reinterpret_cast<const __half*>(p));
+    case COTILE_BF16:
+      return __bfloat162float(*reinterpret_cast<const __nv_bfloat16*>(p));
+    case COTILE_E4M3:
+      return __half2float(__half(__nv_cvt_fp8_to_halfraw(*p, __NV_E4M3)));
+    default:
+      return __half2float(__half(__nv_cvt_fp8_to_halfraw(*p, __NV_E5M2)));
   }
 }
 

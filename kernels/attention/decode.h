@@ -37,43 +37,51 @@ typedef struct {
 
 typedef struct {
   cotile_decode_shape_t shape;
-  int32_t group;             /* G = heads_q / heads_kv */
-  int32_t m_tiles;           /* ceil(G / 16): CTAs per (batch, kv head, split) */
-  int32_t splits;            /* KV splits per sequence (flash-decoding) */
-  int32_t grid;              /* CTAs per launch */
-  int32_t ctas_per_sm;       /* occupancy of the chosen kernel */
-  int32_t sms;               /* multiprocessors of the device */
-  int32_t cluster;           /* splits > 1: the splits of one (batch, KV head) form a thread-block cluster of
+  int32_t group;            /* G = heads_q / heads_kv */
+  int32_t m_tiles;          /* ceil(G / 16): CTAs per (batch, kv head, split) */
+  int32_t splits;           /* KV splits per sequence (flash-decoding) */
+  int32_t grid;             /* CTAs per launch */
+  int32_t ctas_per_sm;      /* occupancy of the chosen kernel */
+  int32_t sms;              /* multiprocessors of the device */
+  int32_t cluster;          /* splits > 1: the splits of one (batch, KV head) form a thread-block cluster of
                                 `cluster` = splits CTAs and merge in distributed shared memory; 1: the last
                                 split to finish merges the partials through the workspace */
-  int32_t stagger_cycles;    /* > 0 (grids of several waves): the first wave's CTAs of slot j of their SM start
+  int32_t stagger_cycles;   /* > 0 (grids of several waves): the first wave's CTAs of slot j of their SM start
                                 j x stagger_cycles clock cycles late, so that the CTAs sharing an SM do not all
                                 fill and drain their pipelines at the same moments; may be set to 0 (no delay)
                                 or tuned, never negative */
-  int32_t smem_bytes;        /* dynamic shared memory of each CTA: what the kernel needs, or more (fp8 grids of one
+  int32_t smem_bytes;       /* dynamic shared memory of each CTA: what the kernel needs, or more (fp8 grids of one
                                 CTA on most SMs) to keep the launch at one CTA an SM, which then lets the next
                                 kernel start early (plan.hpp, solo_launch); never less than the kernel needs */
-  uint64_t workspace_bytes;  /* device memory run needs; zero it once before the first run */
+  uint64_t workspace_bytes; /* device memory run needs; zero it once before the first run */
 } cotile_decode_plan_t;
 
 /* Strides are in elements; the last (head_dim) dimension has stride 1. */
 typedef struct {
-  const void* q; int64_t q_stride_b, q_stride_h;                  /* [B, Hq, D] */
-  const void* k; int64_t k_stride_b, k_stride_n, k_stride_h;      /* contiguous: [Bc, N, Hkv, D] or [Bc, Hkv, N, D] by strides; */
-  const void* v; int64_t v_stride_b, v_stride_n, v_stride_h;      /* paged: stride_b is the page stride */
-  const int32_t* page_table; int64_t page_table_stride;           /* NULL: contiguous; else [B, pages per seq] */
-  int32_t page_size;                                              /* power of two (paged only) */
-  const int32_t* seqlen_kv;                                       /* [B] cache rows before the append */
-  const int32_t* cache_batch_idx;                                 /* NULL or [B]: cache batch of sequence b (contiguous only) */
-  const void* k_new; int64_t k_new_stride_b, k_new_stride_h;      /* NULL or [B, Hkv, D]: appended at row seqlen_kv[b] */
-  const void* v_new; int64_t v_new_stride_b, v_new_stride_h;
-  float softmax_scale;                                            /* x = scale * q.k (before soft-cap) */
-  float softcap;                                                  /* > 0: x = softcap * tanh(x / softcap) */
-  int32_t window;                                                 /* > 0: attend to the last `window` positions only */
-  float k_scale, v_scale;                                         /* per-tensor dequantization scales (1 for 16-bit) */
-  const float* k_scale_per_head; const float* v_scale_per_head;   /* NULL or [Hkv], multiplied with the above */
-  void* o; int64_t o_stride_b, o_stride_h;                        /* [B, Hq, D] */
-  float* lse;                                                     /* NULL or [B, Hq] fp32, natural log; -inf when empty */
+  const void* q;
+  int64_t q_stride_b, q_stride_h; /* [B, Hq, D] */
+  const void* k;
+  int64_t k_stride_b, k_stride_n, k_stride_h; /* contiguous: [Bc, N, Hkv, D] or [Bc, Hkv, N, D] by strides; */
+  const void* v;
+  int64_t v_stride_b, v_stride_n, v_stride_h; /* paged: stride_b is the page stride */
+  const int32_t* page_table;
+  int64_t page_table_stride;      /* NULL: contiguous; else [B, pages per seq] */
+  int32_t page_size;              /* power of two (paged only) */
+  const int32_t* seqlen_kv;       /* [B] cache rows before the append */
+  const int32_t* cache_batch_idx; /* NULL or [B]: cache batch of sequence b (contiguous only) */
+  const void* k_new;
+  int64_t k_new_stride_b, k_new_stride_h; /* NULL or [B, Hkv, D]: appended at row seqlen_kv[b] */
+  const void* v_new;
+  int64_t v_new_stride_b, v_new_stride_h;
+  float softmax_scale;    /* x = scale * q.k (before soft-cap) */
+  float softcap;          /* > 0: x = softcap * tanh(x / softcap) */
+  int32_t window;         /* > 0: attend to the last `window` positions only */
+  float k_scale, v_scale; /* per-tensor dequantization scales (1 for 16-bit) */
+  const float* k_scale_per_head;
+  const float* v_scale_per_head; /* NULL or [Hkv], multiplied with the above */
+  void* o;
+  int64_t o_stride_b, o_stride_h; /* [B, Hq, D] */
+  float* lse;                     /* NULL or [B, Hq] fp32, natural log; -inf when empty */
 } cotile_decode_args_t;
 
 /* Fill `plan` for `shape` on the current device. */

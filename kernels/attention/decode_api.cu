@@ -45,21 +45,30 @@ namespace {
 
 const char* dtype_name(int32_t t) {
   switch (t) {
-    case COTILE_F16: return "f16";
-    case COTILE_BF16: return "bf16";
-    case COTILE_E4M3: return "e4m3";
-    case COTILE_E5M2: return "e5m2";
-    default: return "unknown";
+    case COTILE_F16:
+      return "f16";
+    case COTILE_BF16:
+      return "bf16";
+    case COTILE_E4M3:
+      return "e4m3";
+    case COTILE_E5M2:
+      return "e5m2";
+    default:
+      return "unknown";
   }
 }
 bool known_dtype(int32_t t) { return t >= COTILE_F16 && t <= COTILE_E5M2; }
 
 KernelInfo kernel_for(int64_t d, int32_t kv) {
   switch (d) {
-    case 64: return kernel_d64(kv);
-    case 128: return kernel_d128(kv);
-    case 256: return kernel_d256(kv);
-    default: return {};
+    case 64:
+      return kernel_d64(kv);
+    case 128:
+      return kernel_d128(kv);
+    case 256:
+      return kernel_d256(kv);
+    default:
+      return {};
   }
 }
 
@@ -153,33 +162,43 @@ using namespace cotile::attention::detail;
 extern "C" const char* cotile_decode_last_error(void) { return g_error.c_str(); }
 
 extern "C" uint64_t cotile_decode_abi_size(int which) {
-  return which == 0 ? sizeof(cotile_decode_args_t) : which == 1 ? sizeof(cotile_decode_plan_t) : sizeof(cotile_decode_shape_t);
+  return which == 0   ? sizeof(cotile_decode_args_t)
+         : which == 1 ? sizeof(cotile_decode_plan_t)
+                      : sizeof(cotile_decode_shape_t);
 }
 
 extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, cotile_decode_plan_t* plan) {
-  if (!shape || !plan) return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_plan: shape and plan must not be NULL");
+  if (!shape || !plan)
+    return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_plan: shape and plan must not be NULL");
   const cotile_decode_shape_t& s = *shape;
   if (s.batch < 1 || s.heads_kv < 1 || s.heads_q < 1)
-    return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_plan: batch = %lld, heads_q = %lld, heads_kv = %lld: each must be >= 1",
+    return fail(COTILE_ERROR_INVALID_ARGUMENT,
+                "cotile_decode_plan: batch = %lld, heads_q = %lld, heads_kv = %lld: each must be >= 1",
                 (long long)s.batch, (long long)s.heads_q, (long long)s.heads_kv);
   if (s.heads_q % s.heads_kv != 0)
-    return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_plan: heads_q = %lld is not a multiple of heads_kv = %lld",
-                (long long)s.heads_q, (long long)s.heads_kv);
+    return fail(COTILE_ERROR_INVALID_ARGUMENT,
+                "cotile_decode_plan: heads_q = %lld is not a multiple of heads_kv = %lld", (long long)s.heads_q,
+                (long long)s.heads_kv);
   const int64_t group = s.heads_q / s.heads_kv;
   if (group > 32)
-    return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: group heads_q / heads_kv = %lld; supported: 1 to 32", (long long)group);
+    return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: group heads_q / heads_kv = %lld; supported: 1 to 32",
+                (long long)group);
   if (s.head_dim != 64 && s.head_dim != 128 && s.head_dim != 256)
-    return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: head_dim = %lld; supported: 64, 128, 256", (long long)s.head_dim);
+    return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: head_dim = %lld; supported: 64, 128, 256",
+                (long long)s.head_dim);
   if (s.max_kv_len < 0 || s.max_kv_len > INT_MAX - 1)
-    return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_plan: max_kv_len = %lld must be in [0, 2^31 - 2]", (long long)s.max_kv_len);
+    return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_plan: max_kv_len = %lld must be in [0, 2^31 - 2]",
+                (long long)s.max_kv_len);
   if (!known_dtype(s.q_type) || !known_dtype(s.kv_type))
-    return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_plan: q_type = %d, kv_type = %d: each must be a cotile_dtype (0-3)",
-                s.q_type, s.kv_type);
+    return fail(COTILE_ERROR_INVALID_ARGUMENT,
+                "cotile_decode_plan: q_type = %d, kv_type = %d: each must be a cotile_dtype (0-3)", s.q_type,
+                s.kv_type);
   if (s.o_type != COTILE_F16 && s.o_type != COTILE_BF16)
-    return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: o_type = %s; the output is f16 or bf16", dtype_name(s.o_type));
+    return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: o_type = %s; the output is f16 or bf16",
+                dtype_name(s.o_type));
   if (s.splits < 0 || s.splits > kMaxSplits)
-    return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_plan: splits = %d must be 0 (chosen by the plan) or 1 to %d", s.splits,
-                kMaxSplits);
+    return fail(COTILE_ERROR_INVALID_ARGUMENT,
+                "cotile_decode_plan: splits = %d must be 0 (chosen by the plan) or 1 to %d", s.splits, kMaxSplits);
   const KernelInfo k = kernel_for(s.head_dim, s.kv_type);
   // Plan for s.device, then give the caller back its current device.
   int caller_device = 0;
@@ -191,23 +210,29 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   // The kernel's limit covers a solo launch of any plan (plan.hpp, solo_launch), so that planning
   // another shape never takes away what an earlier plan launches with.
   int sm_smem = 0;
-  COTILE_CUDA_TRY(cudaDeviceGetAttribute(&sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, s.device), "cotile_decode_plan");
+  COTILE_CUDA_TRY(cudaDeviceGetAttribute(&sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, s.device),
+                  "cotile_decode_plan");
   int solo_bytes = int(solo_smem(k.smem, sm_smem));
   if (cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, solo_bytes) != cudaSuccess) {
     cudaGetLastError();  // a size this device refuses: no solo launches
     solo_bytes = k.smem;
-    COTILE_CUDA_TRY(cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, k.smem), "cotile_decode_plan: shared memory");
+    COTILE_CUDA_TRY(cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, k.smem),
+                    "cotile_decode_plan: shared memory");
   }
   int per_sm = 0;
-  COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.fn, kThreads, k.smem), "cotile_decode_plan: occupancy");
-  if (per_sm < 1) return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: the kernel does not fit on this device (%d bytes of shared memory)", k.smem);
+  COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.fn, kThreads, k.smem),
+                  "cotile_decode_plan: occupancy");
+  if (per_sm < 1)
+    return fail(COTILE_ERROR_UNSUPPORTED,
+                "cotile_decode_plan: the kernel does not fit on this device (%d bytes of shared memory)", k.smem);
   const int64_t m_tiles = (group + kRows - 1) / kRows;
   const int64_t units = s.batch * s.heads_kv * m_tiles;
   // A solo launch (plan.hpp, solo_launch) needs the reservation to leave one CTA an SM; the plan
   // models the clusters resident at the shared memory each launch asks for.
   int alone = 0;
   if (solo_bytes > k.smem)
-    COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&alone, k.fn, kThreads, solo_bytes), "cotile_decode_plan: occupancy");
+    COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&alone, k.fn, kThreads, solo_bytes),
+                    "cotile_decode_plan: occupancy");
   Machine machine{sms, per_sm, cluster_slots(k, sms, k.smem)};
   if (alone == 1 && dtype_bytes(s.kv_type) == 1) {
     machine.solo = true;
@@ -218,7 +243,8 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   const int splits = choice.splits;
   const int64_t grid = units * splits;
   if (s.batch > INT_MAX / s.heads_kv || grid > INT_MAX)
-    return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: %lld CTAs (batch %lld x heads_kv %lld x m-tiles %lld x splits %d) exceed 2^31 - 1",
+    return fail(COTILE_ERROR_UNSUPPORTED,
+                "cotile_decode_plan: %lld CTAs (batch %lld x heads_kv %lld x m-tiles %lld x splits %d) exceed 2^31 - 1",
                 (long long)grid, (long long)s.batch, (long long)s.heads_kv, (long long)m_tiles, splits);
   *plan = {};
   plan->shape = s;
@@ -250,16 +276,20 @@ extern "C" int32_t cotile_decode_resident_clusters(const cotile_decode_plan_t* p
 namespace {
 
 // `name` (a pointer) is 16-byte aligned; its strides (elements of `bytes`) keep rows 16-byte aligned.
-cotile_status check_rows(const char* name, const void* p, int bytes, std::initializer_list<std::pair<const char*, int64_t>> strides) {
+cotile_status check_rows(const char* name, const void* p, int bytes,
+                         std::initializer_list<std::pair<const char*, int64_t>> strides) {
   if (!p) return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.%s is NULL", name);
   if (reinterpret_cast<uintptr_t>(p) % 16)
-    return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.%s = %p is not 16-byte aligned (16-byte copies)", name, p);
+    return fail(COTILE_ERROR_INVALID_ARGUMENT,
+                "cotile_decode_run: args.%s = %p is not 16-byte aligned (16-byte copies)", name, p);
   for (const auto& [sname, stride] : strides) {
     if (stride < 0)
-      return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.%s = %lld is negative", sname, (long long)stride);
+      return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.%s = %lld is negative", sname,
+                  (long long)stride);
     if (stride * bytes % 16)
       return fail(COTILE_ERROR_INVALID_ARGUMENT,
-                  "cotile_decode_run: args.%s = %lld elements = %lld bytes is not a multiple of 16 (rows must stay 16-byte aligned)",
+                  "cotile_decode_run: args.%s = %lld elements = %lld bytes is not a multiple of 16 (rows must stay "
+                  "16-byte aligned)",
                   sname, (long long)stride, (long long)(stride * bytes));
   }
   return COTILE_OK;
@@ -267,15 +297,16 @@ cotile_status check_rows(const char* name, const void* p, int bytes, std::initia
 
 }  // namespace
 
-extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, const cotile_decode_args_t* args, void* workspace,
-                                           uint64_t workspace_bytes, void* stream) {
+extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, const cotile_decode_args_t* args,
+                                           void* workspace, uint64_t workspace_bytes, void* stream) {
   if (!plan || !args) return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan and args must not be NULL");
   const cotile_decode_shape_t& s = plan->shape;
   const cotile_decode_args_t& a = *args;
   const KernelInfo k = kernel_for(s.head_dim, s.kv_type);
   const int64_t units = s.batch * s.heads_kv * plan->m_tiles;
-  if (!k.fn || plan->splits < 1 || plan->splits > kMaxSplits || s.batch < 1 || s.heads_kv < 1 || plan->group != s.heads_q / s.heads_kv ||
-      plan->m_tiles != (plan->group + kRows - 1) / kRows || plan->grid != units * plan->splits ||
+  if (!k.fn || plan->splits < 1 || plan->splits > kMaxSplits || s.batch < 1 || s.heads_kv < 1 ||
+      plan->group != s.heads_q / s.heads_kv || plan->m_tiles != (plan->group + kRows - 1) / kRows ||
+      plan->grid != units * plan->splits ||
       (plan->cluster != 1 && (plan->cluster != plan->splits || plan->cluster > kMaxCluster)) || plan->sms < 1 ||
       plan->ctas_per_sm < 1 || plan->stagger_cycles < 0 || plan->smem_bytes < k.smem)
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
@@ -283,54 +314,73 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   cotile_status st;
   if ((st = check_rows("q", a.q, qb, {{"q_stride_b", a.q_stride_b}, {"q_stride_h", a.q_stride_h}}))) return st;
   if ((st = check_rows("o", a.o, 2, {{"o_stride_b", a.o_stride_b}, {"o_stride_h", a.o_stride_h}}))) return st;
-  if ((st = check_rows("k", a.k, kvb, {{"k_stride_b", a.k_stride_b}, {"k_stride_n", a.k_stride_n}, {"k_stride_h", a.k_stride_h}}))) return st;
-  if ((st = check_rows("v", a.v, kvb, {{"v_stride_b", a.v_stride_b}, {"v_stride_n", a.v_stride_n}, {"v_stride_h", a.v_stride_h}}))) return st;
+  if ((st = check_rows("k", a.k, kvb,
+                       {{"k_stride_b", a.k_stride_b}, {"k_stride_n", a.k_stride_n}, {"k_stride_h", a.k_stride_h}})))
+    return st;
+  if ((st = check_rows("v", a.v, kvb,
+                       {{"v_stride_b", a.v_stride_b}, {"v_stride_n", a.v_stride_n}, {"v_stride_h", a.v_stride_h}})))
+    return st;
   if (!a.seqlen_kv) return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.seqlen_kv is NULL");
   if (bool(a.k_new) != bool(a.v_new))
-    return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.k_new and args.v_new must both be given (append) or both be NULL");
+    return fail(COTILE_ERROR_INVALID_ARGUMENT,
+                "cotile_decode_run: args.k_new and args.v_new must both be given (append) or both be NULL");
   if (a.k_new) {
-    if ((st = check_rows("k_new", a.k_new, kvb, {{"k_new_stride_b", a.k_new_stride_b}, {"k_new_stride_h", a.k_new_stride_h}}))) return st;
-    if ((st = check_rows("v_new", a.v_new, kvb, {{"v_new_stride_b", a.v_new_stride_b}, {"v_new_stride_h", a.v_new_stride_h}}))) return st;
+    if ((st = check_rows("k_new", a.k_new, kvb,
+                         {{"k_new_stride_b", a.k_new_stride_b}, {"k_new_stride_h", a.k_new_stride_h}})))
+      return st;
+    if ((st = check_rows("v_new", a.v_new, kvb,
+                         {{"v_new_stride_b", a.v_new_stride_b}, {"v_new_stride_h", a.v_new_stride_h}})))
+      return st;
   }
   int log2_page = 0;
   if (a.page_table) {
     if (a.page_size < 1 || (a.page_size & (a.page_size - 1)))
-      return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.page_size = %d must be a power of two", a.page_size);
+      return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.page_size = %d must be a power of two",
+                  a.page_size);
     while ((1 << log2_page) < a.page_size) ++log2_page;
     if (a.cache_batch_idx)
-      return fail(COTILE_ERROR_INVALID_ARGUMENT,
-                  "cotile_decode_run: args.cache_batch_idx is for contiguous caches; with a page table, remap the table's rows");
+      return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.cache_batch_idx is for contiguous caches; "
+                                                 "with a page table, remap the table's rows");
     if (a.page_table_stride < 0)
-      return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.page_table_stride = %lld is negative", (long long)a.page_table_stride);
+      return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.page_table_stride = %lld is negative",
+                  (long long)a.page_table_stride);
   }
   if (!std::isfinite(a.softmax_scale) || !std::isfinite(a.softcap) || a.softcap < 0.0f)
-    return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: softmax_scale = %g must be finite and softcap = %g finite and >= 0",
+    return fail(COTILE_ERROR_INVALID_ARGUMENT,
+                "cotile_decode_run: softmax_scale = %g must be finite and softcap = %g finite and >= 0",
                 double(a.softmax_scale), double(a.softcap));
   if (!std::isfinite(a.k_scale) || !std::isfinite(a.v_scale))
-    return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: k_scale = %g and v_scale = %g must be finite", double(a.k_scale),
-                double(a.v_scale));
-  if (a.window < 0) return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: window = %d must be >= 0 (0: no window)", a.window);
+    return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: k_scale = %g and v_scale = %g must be finite",
+                double(a.k_scale), double(a.v_scale));
+  if (a.window < 0)
+    return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: window = %d must be >= 0 (0: no window)", a.window);
   // Row and page strides are 32-bit in the kernel (a row costs one 32 x 32 -> 64-bit multiply-add).
-  for (const auto& [name, stride] : {std::pair<const char*, int64_t>{"k_stride_n", a.k_stride_n}, {"v_stride_n", a.v_stride_n},
+  for (const auto& [name, stride] : {std::pair<const char*, int64_t>{"k_stride_n", a.k_stride_n},
+                                     {"v_stride_n", a.v_stride_n},
                                      {"k_stride_b (page stride)", a.page_table ? a.k_stride_b : 0},
                                      {"v_stride_b (page stride)", a.page_table ? a.v_stride_b : 0}})
     if (stride * kvb > INT_MAX)
-      return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_run: args.%s = %lld elements is %lld bytes; at most 2^31 - 1 bytes", name,
+      return fail(COTILE_ERROR_UNSUPPORTED,
+                  "cotile_decode_run: args.%s = %lld elements is %lld bytes; at most 2^31 - 1 bytes", name,
                   (long long)stride, (long long)(stride * kvb));
   const Workspace w = workspace_layout(units, plan->splits, s.head_dim, plan->cluster);
   if (workspace_bytes < w.total || (w.total && !workspace))
-    return fail(COTILE_ERROR_WORKSPACE, "cotile_decode_run: workspace of %llu bytes at %p; the plan needs %llu bytes (zeroed once)",
+    return fail(COTILE_ERROR_WORKSPACE,
+                "cotile_decode_run: workspace of %llu bytes at %p; the plan needs %llu bytes (zeroed once)",
                 (unsigned long long)workspace_bytes, workspace, (unsigned long long)w.total);
   if (reinterpret_cast<uintptr_t>(workspace) % 256)
     return fail(COTILE_ERROR_WORKSPACE, "cotile_decode_run: workspace %p must be 256-byte aligned", workspace);
 
   Params p{};
   auto* ws = static_cast<uint8_t*>(workspace);
-  p.q = static_cast<const uint8_t*>(a.q), p.q_sb = a.q_stride_b * qb, p.q_sh = a.q_stride_h * qb, p.q_type = s.q_type, p.q_bytes = qb;
+  p.q = static_cast<const uint8_t*>(a.q), p.q_sb = a.q_stride_b * qb, p.q_sh = a.q_stride_h * qb, p.q_type = s.q_type,
+  p.q_bytes = qb;
   p.o = static_cast<uint8_t*>(a.o), p.o_sb = a.o_stride_b * 2, p.o_sh = a.o_stride_h * 2, p.o_type = s.o_type;
   p.lse = a.lse;
-  p.k = static_cast<uint8_t*>(const_cast<void*>(a.k)), p.k_sb = a.k_stride_b * kvb, p.k_sn = a.k_stride_n * kvb, p.k_sh = a.k_stride_h * kvb;
-  p.v = static_cast<uint8_t*>(const_cast<void*>(a.v)), p.v_sb = a.v_stride_b * kvb, p.v_sn = a.v_stride_n * kvb, p.v_sh = a.v_stride_h * kvb;
+  p.k = static_cast<uint8_t*>(const_cast<void*>(a.k)), p.k_sb = a.k_stride_b * kvb, p.k_sn = a.k_stride_n * kvb,
+  p.k_sh = a.k_stride_h * kvb;
+  p.v = static_cast<uint8_t*>(const_cast<void*>(a.v)), p.v_sb = a.v_stride_b * kvb, p.v_sn = a.v_stride_n * kvb,
+  p.v_sh = a.v_stride_h * kvb;
   p.page_table = a.page_table, p.pt_stride = a.page_table_stride, p.log2_page = log2_page;
   p.seqlen = a.seqlen_kv, p.batch_idx = a.cache_batch_idx;
   p.k_new = static_cast<const uint8_t*>(a.k_new), p.kn_sb = a.k_new_stride_b * kvb, p.kn_sh = a.k_new_stride_h * kvb;
@@ -344,7 +394,8 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   p.trigger_early = trigger_early(plan->grid, plan->sms, plan->ctas_per_sm, solo);
   p.spread_merge = spread_merge(plan->grid, plan->sms, solo ? 1 : plan->ctas_per_sm, plan->splits, plan->cluster);
   p.ctas_per_sm = plan->ctas_per_sm, p.first_wave = int32_t(first_wave), p.stagger_cycles = plan->stagger_cycles;
-  p.early_ctas = prefetch_before_wait(a.page_table != nullptr, kvb, s.max_kv_len, plan->splits, solo) ? int32_t(first_wave) : 0;
+  p.early_ctas =
+      prefetch_before_wait(a.page_table != nullptr, kvb, s.max_kv_len, plan->splits, solo) ? int32_t(first_wave) : 0;
   p.part_o = reinterpret_cast<uint16_t*>(ws + w.o), p.part_lse = reinterpret_cast<float*>(ws + w.lse);
   p.counters = reinterpret_cast<int32_t*>(ws + w.counters);
 #if COTILE_DECODE_TRACE

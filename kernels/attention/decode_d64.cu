@@ -4,4 +4,6 @@
 #define COTILE_DECODE_KERNEL_DEFINITIONS
 #include "kernels.hpp"
 
-cotile::attention::detail::KernelInfo cotile::attention::detail::kernel_d64(int kv_type) { return kernel_for_cache_type<64>(kv_type); }
+cotile::attention::detail::KernelInfo cotile::attention::detail::kernel_d64(int kv_type) {
+  return kernel_for_cache_type<64>(kv_type);
+}

@@ -133,7 +133,6 @@ struct DecodeCta {
     }
   }
 
-
   // ldmatrix lane offsets, swizzled once per CTA. A step x along a row (a multiple of 32 bytes,
   // or of 16 when the lane's own chunk is even) only sets bits the lane offset leaves clear and
   // that the swizzle does not read, so Sw(a + x) = Sw(a) ^ x: one XOR per ldmatrix.
@@ -146,7 +145,9 @@ struct DecodeCta {
   __device__ void swizzle_lanes() {
     const bool as_loaded = q_as_loaded();
     const int q_offset = int(lanes_rows_first<C::kQr>()(lane));
-    q_lane = !as_loaded ? int(RowSwizzle<C::kQr>{}(q_offset)) : C::kFp8 ? int(lanes_fragment<C::kQr>()(lane)) : q_offset;
+    q_lane = !as_loaded ? int(RowSwizzle<C::kQr>{}(q_offset))
+             : C::kFp8  ? int(lanes_fragment<C::kQr>()(lane))
+                        : q_offset;
     q_base = as_loaded ? smem : smem + C::kQRawBytes;
     k_lane = int(RowSwizzle<kR>{}(C::kFp8 ? lanes_rows_first<kR>()(lane) : lanes_chunks_first<kR>()(lane)));
     v_lane = int(RowSwizzle<kR>{}(lanes_rows_first<kR>()(lane)));
@@ -166,7 +167,8 @@ struct DecodeCta {
       }
     } else {
 #pragma unroll
-      for (int ks = 0; ks < D / 16; ++ks) arch::ldmatrix_x4(qa[ks][0], qa[ks][1], qa[ks][2], qa[ks][3], q_base + (q_lane ^ (32 * ks)));
+      for (int ks = 0; ks < D / 16; ++ks)
+        arch::ldmatrix_x4(qa[ks][0], qa[ks][1], qa[ks][2], qa[ks][3], q_base + (q_lane ^ (32 * ks)));
     }
   }
 
@@ -299,7 +301,6 @@ struct DecodeCta {
   }
 
   __device__ void run() {
-
     // 2. The appended token goes into the cache (once: the m-tile-0 CTA whose rows hold it);
     //    every CTA reads it from k_new/v_new, so no CTA waits for this store.
     if (p.k_new && m_tile == 0 && warp == 0 && seqlen >= lo && seqlen < hi) {
@@ -462,7 +463,9 @@ struct DecodeCta {
   // once, across the cluster's shared memory.
   __device__ void finish() {
     const MergeBuffers m = merge_buffers();
-    const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) { write_output(row, d0, acc, inv, lse); };
+    const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) {
+      write_output(row, d0, acc, inv, lse);
+    };
     if (p.clustered) {
       merge_cluster<D, kWarps, kRows>(m.o, C::kMergeRow, m.max, m.sum, split, p.splits, valid_rows, write);
       return trace(p, kTraceMerged);
@@ -520,8 +523,8 @@ struct DecodeCta {
     __syncthreads();
     trace(p, kTraceCounted);
     if (!*last) return;
-    merge_workspace<D, C::kBf16>(p.part_o + int64_t(unit) * p.splits * kRows * D, p.part_lse + int64_t(unit) * p.splits * kRows,
-                                 p.splits, valid_rows, after_q(), write);
+    merge_workspace<D, C::kBf16>(p.part_o + int64_t(unit) * p.splits * kRows * D,
+                                 p.part_lse + int64_t(unit) * p.splits * kRows, p.splits, valid_rows, after_q(), write);
     if (tid == 0) p.counters[unit] = 0;  // ready for the next launch (stream order)
     trace(p, kTraceMerged);
   }
@@ -544,9 +547,11 @@ struct DecodeCta {
     }
     __syncthreads();
     trace(p, kTraceCounted);
-    const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) { write_output(row, d0, acc, inv, lse); };
-    merge_spread<D, C::kBf16>(p.part_o + int64_t(unit) * p.splits * kRows * D, p.part_lse + int64_t(unit) * p.splits * kRows,
-                              p.splits, split, valid_rows, write);
+    const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) {
+      write_output(row, d0, acc, inv, lse);
+    };
+    merge_spread<D, C::kBf16>(p.part_o + int64_t(unit) * p.splits * kRows * D,
+                              p.part_lse + int64_t(unit) * p.splits * kRows, p.splits, split, valid_rows, write);
     if (tid == 0) {
       int n;
       asm volatile("atom.add.relaxed.gpu.s32 %0, [%1], 1;" : "=r"(n) : "l"(departed) : "memory");

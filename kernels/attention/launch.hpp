@@ -16,9 +16,9 @@ cotile_status fail(cotile_status code, const char* fmt, ...);
 // Clears the last error and returns COTILE_OK.
 cotile_status ok();
 
-#define COTILE_CUDA_TRY(call, what)                                                                           \
-  do {                                                                                                        \
-    const cudaError_t e_ = (call);                                                                            \
+#define COTILE_CUDA_TRY(call, what)                                                                            \
+  do {                                                                                                         \
+    const cudaError_t e_ = (call);                                                                             \
     if (e_ != cudaSuccess) return fail(COTILE_ERROR_CUDA, "%s: %s (%s)", what, cudaGetErrorString(e_), #call); \
   } while (0)
 

@@ -15,7 +15,6 @@
 #include "cotile/arch/cluster.hpp"
 #include "tiles.cuh"
 
-
 namespace cotile::attention::detail {
 
 // acc[0..7] += f * (a, z): 8 consecutive fp32 columns given as two 4-vectors (float4, arch::Float4).
@@ -75,9 +74,9 @@ __device__ void merge_workspace(const uint16_t* all_o, const float* all_lse, int
   const int tid = int(threadIdx.x), items = valid_rows * kGroups;
   int ways = 1;
   while (2 * ways * items <= kThreads && 2 * ways <= splits) ways *= 2;
-  float* split_lse = reinterpret_cast<float*>(area);  // [split][row]: lse_s, then the weights
-  float* row_lse = split_lse + kMaxSplits * kRows;    // [row]
-  float* partial = row_lse + kRows;                   // [way][item][8]
+  float* split_lse = reinterpret_cast<float*>(area);              // [split][row]: lse_s, then the weights
+  float* row_lse = split_lse + kMaxSplits * kRows;                // [row]
+  float* partial = row_lse + kRows;                               // [way][item][8]
   for (int round = 0; round < items * ways; round += kThreads) {  // one round unless ways == 1
     const int idx = round + tid, item = idx % items, way = idx / items;
     const bool active = idx < items * ways;
@@ -87,8 +86,9 @@ __device__ void merge_workspace(const uint16_t* all_o, const float* all_lse, int
 #pragma unroll
       for (int u = 0; u < kBatch; ++u) {
         const int sp = s0 + ways * u;
-        v[u] = active && sp < splits ? __ldcg(reinterpret_cast<const uint4*>(all_o + (int64_t(sp) * kRows + row) * D + d0))
-                                     : make_uint4(0, 0, 0, 0);
+        v[u] = active && sp < splits
+                   ? __ldcg(reinterpret_cast<const uint4*>(all_o + (int64_t(sp) * kRows + row) * D + d0))
+                   : make_uint4(0, 0, 0, 0);
       }
     };
     load_batch(way);
@@ -139,7 +139,8 @@ __device__ void merge_workspace(const uint16_t* all_o, const float* all_lse, int
 // reads 1/splits of the partials, where the last-CTA merge (merge_workspace) reads them all in one
 // CTA, round trip after round trip.
 template <int D, bool Bf16, class Write>
-__device__ void merge_spread(const uint16_t* all_o, const float* all_lse, int splits, int rank, int valid_rows, Write write) {
+__device__ void merge_spread(const uint16_t* all_o, const float* all_lse, int splits, int rank, int valid_rows,
+                             Write write) {
   constexpr int kGroups = D / 8, kPerLane = 4;
   static_assert(32 * kPerLane >= kMaxSplits, "a warp's lanes cover every split of an item");
   const int tid = int(threadIdx.x), items = valid_rows * kGroups;
@@ -159,7 +160,8 @@ __device__ void merge_spread(const uint16_t* all_o, const float* all_lse, int sp
       const int s = way + ways * k;
       const bool on = active && s < splits;
       l[k] = on ? __ldcg(all_lse + s * kRows + row) : -INFINITY;
-      v[k] = on ? __ldcg(reinterpret_cast<const uint4*>(all_o + (int64_t(s) * kRows + row) * D + d0)) : make_uint4(0, 0, 0, 0);
+      v[k] = on ? __ldcg(reinterpret_cast<const uint4*>(all_o + (int64_t(s) * kRows + row) * D + d0))
+                : make_uint4(0, 0, 0, 0);
     }
     float mx = -INFINITY;
 #pragma unroll

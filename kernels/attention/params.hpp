@@ -19,22 +19,37 @@ constexpr int dtype_bytes(int t) { return t == COTILE_F16 || t == COTILE_BF16 ? 
 
 struct Params {
   // Q [B, Hq, D] and O [B, Hq, D]: byte strides.
-  const uint8_t* q; int64_t q_sb, q_sh; int32_t q_type, q_bytes;
-  uint8_t* o; int64_t o_sb, o_sh; int32_t o_type;
+  const uint8_t* q;
+  int64_t q_sb, q_sh;
+  int32_t q_type, q_bytes;
+  uint8_t* o;
+  int64_t o_sb, o_sh;
+  int32_t o_type;
   float* lse;
   // The cache: byte strides; paged when page_table != nullptr (stride b is then the page stride).
-  uint8_t* k; int64_t k_sb, k_sn, k_sh;
-  uint8_t* v; int64_t v_sb, v_sn, v_sh;
-  const int32_t* page_table; int64_t pt_stride; int32_t log2_page;
-  const int32_t* seqlen; const int32_t* batch_idx;
-  const uint8_t* k_new; int64_t kn_sb, kn_sh;  // append when k_new != nullptr
-  const uint8_t* v_new; int64_t vn_sb, vn_sh;
+  uint8_t* k;
+  int64_t k_sb, k_sn, k_sh;
+  uint8_t* v;
+  int64_t v_sb, v_sn, v_sh;
+  const int32_t* page_table;
+  int64_t pt_stride;
+  int32_t log2_page;
+  const int32_t* seqlen;
+  const int32_t* batch_idx;
+  const uint8_t* k_new;
+  int64_t kn_sb, kn_sh;  // append when k_new != nullptr
+  const uint8_t* v_new;
+  int64_t vn_sb, vn_sh;
   // Softmax: scores y = log2(e) * x in base 2; x = scale * q.k, soft-capped when softcap > 0.
-  float scale, softcap; int32_t window;
-  float k_scale, v_scale; const float* k_scale_h; const float* v_scale_h;
+  float scale, softcap;
+  int32_t window;
+  float k_scale, v_scale;
+  const float* k_scale_h;
+  const float* v_scale_h;
   // Work: CTA = unit * splits + split, unit = (b * Hkv + h) * m_tiles + m_tile (a cluster's CTAs
   // are consecutive: the splits of one unit when `clustered`).
-  int32_t heads_kv, group, m_tiles, splits; bool clustered;
+  int32_t heads_kv, group, m_tiles, splits;
+  bool clustered;
   // The first wave's CTA (CTAs [0, first_wave)) in slot j (of ctas_per_sm) of its SM, from its
   // hardware warp slots, starts j x stagger_cycles late (plan.hpp, stagger_cycles; 0: no delay).
   // Read right after the dependency wait: kept beside the fields read before it (one
@@ -48,7 +63,9 @@ struct Params {
   bool spread_merge;   // the unit's CTAs wait for each other and share its merge (plan.hpp, spread_merge)
   // Split-KV partials: normalized O [unit][split][16][D] in the compute type (f16 or bf16),
   // base-2 lse [unit][split][16] fp32; arrival counters [unit], then departure counters [unit].
-  uint16_t* part_o; float* part_lse; int32_t* counters;
+  uint16_t* part_o;
+  float* part_lse;
+  int32_t* counters;
   uint64_t* trace;  // diagnostics builds (COTILE_DECODE_TRACE): per-CTA phase times, or null
 };
 

@@ -75,9 +75,10 @@ struct Work {
   int64_t units, rows, row_bytes;  // rows: the longest sequence's; row_bytes: K and V of one row
   int64_t partial_bytes;           // one split's partial O of a unit: its query rows x D, 16-bit
   double cta_rate, sm_rate;
-  int kv_bytes = 2;                // bytes of a cache element (1: fp8, which launches solo where it can)
+  int kv_bytes = 2;  // bytes of a cache element (1: fp8, which launches solo where it can)
   static Work of(int64_t units, int64_t rows, int64_t head_dim, int64_t kv_bytes, int64_t group) {
-    return {units, rows, 2 * head_dim * kv_bytes, std::min<int64_t>(group, kRows) * head_dim * 2, 0.75, 1.15, int(kv_bytes)};
+    return {units, rows,         2 * head_dim * kv_bytes, std::min<int64_t>(group, kRows) * head_dim * 2, 0.75,
+            1.15,  int(kv_bytes)};
   }
 };
 inline bool solo_launch(int64_t grid, int64_t sms, int64_t ctas_per_sm, int kv_bytes);
@@ -115,12 +116,12 @@ inline double split_cost(const Machine& m, const Work& w, const SplitChoice& c) 
   const int64_t waves = c.cluster > 1 ? 1 : (ctas + m.sms * m.ctas_per_sm - 1) / (m.sms * m.ctas_per_sm);
   const int64_t per_sm = (ctas + m.sms - 1) / m.sms;
   const double cta_bytes = double(((rows + s - 1) / s + kRows - 1) / kRows * kRows * w.row_bytes);
-  const double stream = std::max({double(w.units) * double(rows) * double(w.row_bytes) / double(m.sms), double(per_sm) * cta_bytes / w.sm_rate,
-                                  double(waves) * cta_bytes / w.cta_rate});
-  const double merge = s == 1                 ? 0.0
-                       : c.cluster > 1        ? kClusterMerge + kClusterMergeRead * double(s * w.partial_bytes)
-                       : waves == 1           ? kGlobalMerge + kMergeRead * double(w.partial_bytes)
-                                              : kGlobalMerge + kSeveralWavesMerge + kMergeRead * double(s * w.partial_bytes);
+  const double stream = std::max({double(w.units) * double(rows) * double(w.row_bytes) / double(m.sms),
+                                  double(per_sm) * cta_bytes / w.sm_rate, double(waves) * cta_bytes / w.cta_rate});
+  const double merge = s == 1          ? 0.0
+                       : c.cluster > 1 ? kClusterMerge + kClusterMergeRead * double(s * w.partial_bytes)
+                       : waves == 1    ? kGlobalMerge + kMergeRead * double(w.partial_bytes)
+                                       : kGlobalMerge + kSeveralWavesMerge + kMergeRead * double(s * w.partial_bytes);
   return stream + double(waves) * kStartup + merge;
 }
 // s among kSplitCounts up to min(128, rows / 64): every warp keeps at least one 16-row tile.
@@ -150,7 +151,6 @@ inline constexpr int64_t kPrefetchRows = 1024;
 inline bool prefetch_before_wait(bool paged, int kv_bytes, int64_t max_rows, int64_t splits, bool solo) {
   return !paged && (solo || (kv_bytes == 2 && (max_rows + splits - 1) / splits >= kPrefetchRows));
 }
-
 
 // Whether the CTAs let the next kernel in the stream (a dependent launch) start once they are past
 // their main loops, instead of when they exit: when this grid leaves at least half the SMs idle,

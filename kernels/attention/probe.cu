@@ -25,8 +25,10 @@ __global__ void stream_read(const uint4* __restrict__ src, uint64_t n) {
   for (; i + 3 * stride < n; i += 4 * stride) {
     uint4 v[4];
 #pragma unroll
-    for (int u = 0; u < 4; ++u) asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
-                                             : "=r"(v[u].x), "=r"(v[u].y), "=r"(v[u].z), "=r"(v[u].w) : "l"(src + i + u * stride));
+    for (int u = 0; u < 4; ++u)
+      asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
+                   : "=r"(v[u].x), "=r"(v[u].y), "=r"(v[u].z), "=r"(v[u].w)
+                   : "l"(src + i + u * stride));
 #pragma unroll
     for (int u = 0; u < 4; ++u) x ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
   }
@@ -54,9 +56,11 @@ cudaError_t launch_stream_read(const void* src, uint64_t bytes, int sms, cudaStr
 
 using namespace cotile::attention::detail;
 
-extern "C" cotile_status cotile_bandwidth_probe(const void* src, uint64_t bytes, int32_t repeats, float* ms, void* stream) {
+extern "C" cotile_status cotile_bandwidth_probe(const void* src, uint64_t bytes, int32_t repeats, float* ms,
+                                                void* stream) {
   if (!src || !ms || bytes % 16 || bytes == 0 || repeats < 1)
-    return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_bandwidth_probe: src, ms non-NULL, bytes a positive multiple of 16, repeats >= 1");
+    return fail(COTILE_ERROR_INVALID_ARGUMENT,
+                "cotile_bandwidth_probe: src, ms non-NULL, bytes a positive multiple of 16, repeats >= 1");
   cudaStream_t st = static_cast<cudaStream_t>(stream);
   int sms = 0;  // queried once, outside the timed launches
   COTILE_CUDA_TRY(current_sms(&sms), "cotile_bandwidth_probe: device");
@@ -85,6 +89,7 @@ extern "C" cotile_status cotile_stream_read(const void* src, uint64_t bytes, voi
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_stream_read: src non-NULL, bytes a positive multiple of 16");
   int sms = 0;
   COTILE_CUDA_TRY(current_sms(&sms), "cotile_stream_read: device");
-  COTILE_CUDA_TRY(launch_stream_read(src, bytes, sms, static_cast<cudaStream_t>(stream), true), "cotile_stream_read: launch");
+  COTILE_CUDA_TRY(launch_stream_read(src, bytes, sms, static_cast<cudaStream_t>(stream), true),
+                  "cotile_stream_read: launch");
   return ok();
 }

@@ -88,7 +88,8 @@ using RowSwizzle = ct::Swizzle<(R == 64 ? 2 : 3), 4, (R == 64 ? 3 : int(std::bit
 // The tile itself: (row, byte) -> shared-memory offset.
 template <int R>
 COTILE_HD constexpr auto tile_layout() {
-  return ct::composition(RowSwizzle<R>{}, ct::make_layout(ct::make_shape(_16{}, Int<R>{}), ct::make_stride(Int<R>{}, _1{})));
+  return ct::composition(RowSwizzle<R>{},
+                         ct::make_layout(ct::make_shape(_16{}, Int<R>{}), ct::make_stride(Int<R>{}, _1{})));
 }
 
 // ldmatrix.x4 addresses: lane l gives row l % 8 of matrix l / 8. Two orders of the 4 matrices of
@@ -119,7 +120,7 @@ struct Config {
   static constexpr int kTile = kRows * kR;              // bytes of one K or V tile
   static constexpr int kStagesRaw = COTILE_DECODE_WARP_SMEM / (2 * kTile);
   static constexpr int kStages = kStagesRaw < 2 ? 2 : (kStagesRaw > 8 ? 8 : kStagesRaw);
-  static constexpr int kQr = 2 * D;                     // bytes of a Q row as loaded (<= 2 bytes an element) and as computed
+  static constexpr int kQr = 2 * D;  // bytes of a Q row as loaded (<= 2 bytes an element) and as computed
   static constexpr bool kQInRegisters = COTILE_DECODE_Q_IN_REGISTERS && D <= 128;  // else re-read per tile (ldmatrix)
   // Shared memory: Q as loaded | Q in compute type, MMA column order | K/V stages (later: the merge).
   static constexpr int kQRawBytes = kRows * kQr;
@@ -133,22 +134,26 @@ struct Config {
   static constexpr int kMergeArea = kPipeBytes > kMergeBytes ? kPipeBytes : kMergeBytes;  // after Q
   static constexpr int kSmem = kQRawBytes + kQcBytes + kMergeArea + 16;
   static_assert(D == 64 || D == 128 || D == 256, "decode: head_dim must be 64, 128 or 256");
-  static_assert(kSmem <= 227 * 1024, "decode: the CTA's shared memory (Q, stages, merge) exceeds sm_90's 227 KB per CTA");
-  static_assert((kMaxSplits * kRows + kRows + kThreads * 8) * 4 <= kMergeArea, "the split merge (merge.cuh) fits where the stages were");
+  static_assert(kSmem <= 227 * 1024,
+                "decode: the CTA's shared memory (Q, stages, merge) exceeds sm_90's 227 KB per CTA");
+  static_assert((kMaxSplits * kRows + kRows + kThreads * 8) * 4 <= kMergeArea,
+                "the split merge (merge.cuh) fits where the stages were");
 
   // Compute column k of Q / K (the MMA's K index) holds head-dim element qk_column(k). fp8 K
   // fragments come from ldmatrix as 4 consecutive bytes (d = 4c..4c+3 for lane c = l % 4), which
   // the MMA reads as k = {2c, 2c+1} and {8+2c, 8+2c+1}: within each 16, k = (2,4,2) -> d = (1,4,2).
   COTILE_HD static constexpr auto qk_column() {
-    if constexpr (kFp8) return ct::make_layout(ct::make_shape(ct::make_shape(_2{}, _4{}, _2{}), Int<D / 16>{}),
-                                               ct::make_stride(ct::make_stride(_1{}, _4{}, _2{}), _16{}));
+    if constexpr (kFp8)
+      return ct::make_layout(ct::make_shape(ct::make_shape(_2{}, _4{}, _2{}), Int<D / 16>{}),
+                             ct::make_stride(ct::make_stride(_1{}, _4{}, _2{}), _16{}));
     else return ct::make_layout(Int<D>{});
   }
   // Accumulator column n (0-7) of O's n8 tile nt holds head-dim element o_column(n, nt): for fp8 V,
   // one ldmatrix.trans of b16 pairs yields the even and the odd elements of 16 as two n8 tiles.
   COTILE_HD static constexpr auto o_column() {
-    if constexpr (kFp8) return ct::make_layout(ct::make_shape(_8{}, ct::make_shape(_2{}, Int<D / 16>{})),
-                                               ct::make_stride(_2{}, ct::make_stride(_1{}, _16{})));
+    if constexpr (kFp8)
+      return ct::make_layout(ct::make_shape(_8{}, ct::make_shape(_2{}, Int<D / 16>{})),
+                             ct::make_stride(_2{}, ct::make_stride(_1{}, _16{})));
     else return ct::make_layout(ct::make_shape(_8{}, Int<D / 8>{}), ct::make_stride(_1{}, _8{}));
   }
 };
@@ -162,7 +167,8 @@ struct TileCopy {
   static constexpr int kCopies = kRows * R / 16 / 32;  // 16-byte copies per lane per tile
   COTILE_HD static constexpr auto copy() {
     return ct::make_tiled_copy<CopyOp::kCpAsync16B, Elem::kE4M3>(
-        ct::make_layout(ct::make_shape(Int<32 / kLanesPerRow>{}, Int<kLanesPerRow>{}), ct::make_stride(Int<kLanesPerRow>{}, _1{})),
+        ct::make_layout(ct::make_shape(Int<32 / kLanesPerRow>{}, Int<kLanesPerRow>{}),
+                        ct::make_stride(Int<kLanesPerRow>{}, _1{})),
         ct::make_layout(ct::make_shape(_1{}, _16{})));
   }
   COTILE_HD static constexpr auto coords(int lane) {
@@ -174,12 +180,15 @@ struct TileCopy {
   // Copy j is row_step(j) rows below copy 0, at the same byte, for every lane (the copies are
   // passes over the rows): a tile in one page needs one row address per lane.
   static constexpr int row_step(int j) { return copy_row(0, j) - copy_row(0, 0); }
-  static_assert([] {
-    for (int lane = 0; lane < 32; ++lane)
-      for (int j = 0; j < kCopies; ++j)
-        if (copy_row(lane, j) - copy_row(lane, 0) != row_step(j) || copy_byte(lane, j) != copy_byte(lane, 0)) return false;
-    return true;
-  }(), "decode: a lane's copies must be whole rows apart");
+  static_assert(
+      [] {
+        for (int lane = 0; lane < 32; ++lane)
+          for (int j = 0; j < kCopies; ++j)
+            if (copy_row(lane, j) - copy_row(lane, 0) != row_step(j) || copy_byte(lane, j) != copy_byte(lane, 0))
+              return false;
+        return true;
+      }(),
+      "decode: a lane's copies must be whole rows apart");
 
   int row[kCopies], smem[kCopies], byte;
   __device__ static TileCopy of_lane(int lane) {
@@ -218,7 +227,7 @@ struct KvRows {
   const uint8_t *k_new, *v_new;  // the appended token of (b, h)
   const int32_t* pages;          // the sequence's page-table row, or null (contiguous)
   int32_t k_sn, v_sn, k_sp, v_sp, log2_page;
-  int32_t appended;              // the appended token's row (seqlen), or -1
+  int32_t appended;  // the appended token's row (seqlen), or -1
 
   // L2Only: the remap is read past L1 (a read before the dependency wait must leave no line in L1
   // that a read after it could hit).
@@ -250,7 +259,9 @@ struct KvRows {
   __device__ __forceinline__ RowAddress cache(int n) const { return pages ? cache<true>(n) : cache<false>(n); }
   // Row n as attended: the appended token is read from k_new / v_new.
   template <bool Paged>
-  __device__ __forceinline__ RowAddress attended(int n) const { return n == appended ? RowAddress{k_new, v_new} : cache<Paged>(n); }
+  __device__ __forceinline__ RowAddress attended(int n) const {
+    return n == appended ? RowAddress{k_new, v_new} : cache<Paged>(n);
+  }
 };
 
 // Q (16 rows of RQ bytes) into shared memory: the spec's cotiled copy (§7) over 16-byte cp.async,
@@ -262,7 +273,8 @@ __device__ __forceinline__ void load_q(const uint8_t* q, int64_t row_stride, int
   const auto atom = ct::make_layout(ct::make_shape(Int<kAtomThreads>{}, _16{}), ct::make_stride(_16{}, _1{}));
   const auto copy = ct::make_cotiled_copy<CopyOp::kCpAsync16B, Elem::kE4M3>(atom, data);
   if (tid >= kAtomThreads) return;
-  const auto gQ = ct::make_tensor(ct::make_gmem_ptr(q), ct::make_layout(ct::shape(data), ct::make_stride(row_stride, _1{})));
+  const auto gQ =
+      ct::make_tensor(ct::make_gmem_ptr(q), ct::make_layout(ct::shape(data), ct::make_stride(row_stride, _1{})));
   const auto sQ = ct::make_tensor(ct::make_smem_ptr(sq), data);
   const auto cQ = ct::make_identity_tensor(ct::shape(data));
   const auto tg = ct::partition_S(copy, gQ, tid);
@@ -271,7 +283,8 @@ __device__ __forceinline__ void load_q(const uint8_t* q, int64_t row_stride, int
   constexpr int kCopies = decltype(ct::size(tg))::value / 16;
 #pragma unroll
   for (int j = 0; j < kCopies; ++j)
-    arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(&ts[16 * j], &tg[16 * j], int(ct::get<0>(tc[16 * j])) < valid_rows);
+    arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(&ts[16 * j], &tg[16 * j],
+                                                     int(ct::get<0>(tc[16 * j])) < valid_rows);
 }
 
 }  // namespace cotile::attention::detail

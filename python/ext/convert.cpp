@@ -33,7 +33,8 @@ bool is_static_int(PyObject* o);
 
 [[noreturn]] void type_error(const std::string& fn, const std::string& arg, py::handle h) {
   const std::string got = py::str(py::type::of(h).attr("__name__"));
-  throw py::type_error(fn + "(): argument '" + arg + "' must be a Layout, ComposedLayout, Swizzle, int, tuple, None or CuTe text, not " + got);
+  throw py::type_error(fn + "(): argument '" + arg +
+                       "' must be a Layout, ComposedLayout, Swizzle, int, tuple, None or CuTe text, not " + got);
 }
 
 }  // namespace
@@ -146,17 +147,24 @@ bool to_int_tuple(py::handle h, IntTuple& out, int depth) {
 
 py::object to_py(const Value& v) {
   switch (v.kind) {
-    case Value::kInt: return to_py(v.integer);
+    case Value::kInt:
+      return to_py(v.integer);
     case Value::kTuple: {
       py::object t = new_int_tuple(Py_ssize_t(v.elems.size()));
-      for (size_t i = 0; i < v.elems.size(); ++i) PyTuple_SET_ITEM(t.ptr(), Py_ssize_t(i), to_py(v.elems[i]).release().ptr());
+      for (size_t i = 0; i < v.elems.size(); ++i)
+        PyTuple_SET_ITEM(t.ptr(), Py_ssize_t(i), to_py(v.elems[i]).release().ptr());
       return t;
     }
-    case Value::kLayout: return py::cast(v.layout);
-    case Value::kComposed: return py::cast(v.composed);
-    case Value::kSwizzle: return py::cast(v.composed.swizzle);
-    case Value::kUnderscore: return py::none();
-    case Value::kName: return py::str(v.name);
+    case Value::kLayout:
+      return py::cast(v.layout);
+    case Value::kComposed:
+      return py::cast(v.composed);
+    case Value::kSwizzle:
+      return py::cast(v.composed.swizzle);
+    case Value::kUnderscore:
+      return py::none();
+    case Value::kName:
+      return py::str(v.name);
     case Value::kRecord: {
       py::list names, values;
       for (size_t i = 0; i < v.names.size(); ++i) {
@@ -175,7 +183,8 @@ void warn_laws(const LawLog& log) {
   for (int k = 0; k < log.count && k < LawLog::kKept; ++k)
     warnings.attr("warn")(py::str(log.kept[k].message.c_str()), types().law_warning, 2);
   if (log.count > LawLog::kKept)
-    warnings.attr("warn")(py::str(std::to_string(log.count - LawLog::kKept) + " more violated laws"), types().law_warning, 2);
+    warnings.attr("warn")(py::str(std::to_string(log.count - LawLog::kKept) + " more violated laws"),
+                          types().law_warning, 2);
 }
 
 Value call_value(const std::string& op, const std::vector<Value>& args, const Mode& m) {

@@ -17,9 +17,9 @@ using text::Value;
 
 // The Python-side types, set once by the package (cotile/__init__.py) through _cotile._bind.
 struct PyTypes {
-  py::object static_int, int_tuple, record;          // S(int), IntTuple(tuple), Record
-  py::object layout_error, law_error, type_error;    // LayoutError(ValueError) and its subclasses
-  py::object law_warning;                            // issued for each law CuTe's result violates
+  py::object static_int, int_tuple, record;        // S(int), IntTuple(tuple), Record
+  py::object layout_error, law_error, type_error;  // LayoutError(ValueError) and its subclasses
+  py::object law_warning;                          // issued for each law CuTe's result violates
 };
 PyTypes& types();
 

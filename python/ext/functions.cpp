@@ -69,14 +69,18 @@ void def_op(py::module_& m, const char* pyname, const std::string& op, std::vect
           }
           size_t j = 0;
           while (j < params.size() && params[j].name != k) ++j;
-          if (j == params.size() || params[j].name[0] == '*') throw py::type_error(fn + "() got an unexpected keyword argument '" + k + "'");
+          if (j == params.size() || params[j].name[0] == '*')
+            throw py::type_error(fn + "() got an unexpected keyword argument '" + k + "'");
           if (given[j]) throw py::type_error(fn + "() got multiple values for argument '" + k + "'");
           given[j] = py::reinterpret_borrow<py::object>(item.second);
         }
         // the arguments given, up to the first absent optional one
         size_t n = 0;
-        while (n < given.size() && given[n] && !(given[n].is_none() && !params[std::min(n, params.size() - 1)].required)) ++n;
-        if (n == given.size() || std::all_of(given.begin() + long(n), given.end(), [](const py::object& g) { return !g || g.is_none(); })) {
+        while (n < given.size() && given[n] &&
+               !(given[n].is_none() && !params[std::min(n, params.size() - 1)].required))
+          ++n;
+        if (n == given.size() ||
+            std::all_of(given.begin() + long(n), given.end(), [](const py::object& g) { return !g || g.is_none(); })) {
           if (Fast fast = fast_path(op, n)) {
             std::vector<IntTuple> tuples(n);
             bool ints = true;
@@ -94,7 +98,8 @@ void def_op(py::module_& m, const char* pyname, const std::string& op, std::vect
           const Param& p = params[std::min(i, params.size() - 1)];
           const std::string name = p.name[0] == '*' ? p.name.substr(1) : p.name;
           if (!given[i] || (!p.required && given[i].is_none())) {
-            if (p.required && p.name[0] != '*') throw py::type_error(fn + "() missing required argument '" + name + "'");
+            if (p.required && p.name[0] != '*')
+              throw py::type_error(fn + "() missing required argument '" + name + "'");
             // an absent optional argument ends the call's arguments
             for (size_t k = i + 1; k < given.size(); ++k)
               if (given[k] && !given[k].is_none())
@@ -121,12 +126,15 @@ void bind_functions(py::module_& m) {
   def_op(m, "stride", "stride", {{"layout"}}, "stride(layout)");
   def_op(m, "product", "product", {{"a"}}, "product(shape): the product of the leaves");
   def_op(m, "product_each", "product_each", {{"a"}}, "product_each(shape): the product of each top-level mode");
-  def_op(m, "inner_product", "inner_product", {{"a"}, {"b"}}, "inner_product(a, b): sum of products of congruent leaves");
-  def_op(m, "prefix_product", "prefix_product", {{"a"}, {"init", false}}, "prefix_product(a, init=_1): exclusive prefix products");
+  def_op(m, "inner_product", "inner_product", {{"a"}, {"b"}},
+         "inner_product(a, b): sum of products of congruent leaves");
+  def_op(m, "prefix_product", "prefix_product", {{"a"}, {"init", false}},
+         "prefix_product(a, init=_1): exclusive prefix products");
   def_op(m, "shape_div", "shape_div", {{"a"}, {"b"}}, "shape_div(a, b): CuTe's shape division");
   def_op(m, "ceil_div", "ceil_div", {{"a"}, {"b"}}, "ceil_div(a, b)");
   def_op(m, "flatten", "flatten", {{"a"}}, "flatten(shape | layout): the leaves as a flat tuple");
-  def_op(m, "crd2idx", "crd2idx", {{"crd"}, {"shape"}, {"stride"}}, "crd2idx(crd, shape, stride): the index of a coordinate");
+  def_op(m, "crd2idx", "crd2idx", {{"crd"}, {"shape"}, {"stride"}},
+         "crd2idx(crd, shape, stride): the index of a coordinate");
   def_op(m, "idx2crd", "idx2crd", {{"idx"}, {"shape"}, {"stride", false}},
          "idx2crd(idx, shape, stride=None): the coordinate of an index (in a compact shape:stride)");
   def_op(m, "elem_less", "elem_less", {{"a"}, {"b"}}, "elem_less(a, b)");
@@ -136,7 +144,8 @@ void bind_functions(py::module_& m) {
   def_op(m, "make_layout_right", "make_layout_right", {{"shape"}}, "make_layout_right(shape): compact row-major");
   def_op(m, "make_ordered_layout", "make_ordered_layout", {{"shape"}, {"order"}}, "make_ordered_layout(shape, order)");
   def_op(m, "coalesce", "coalesce", {{"layout"}, opt_profile}, "coalesce(layout, profile=None)");
-  def_op(m, "filter", "filter", {{"layout"}, opt_profile}, "filter(layout, profile=None): coalesce without stride-0 and size-1 modes");
+  def_op(m, "filter", "filter", {{"layout"}, opt_profile},
+         "filter(layout, profile=None): coalesce without stride-0 and size-1 modes");
   def_op(m, "filter_zeros", "filter_zeros", {{"layout"}}, "filter_zeros(layout)");
   def_op(m, "select", "select", {{"layout"}, {"modes"}}, "select(layout, modes)");
   def_op(m, "group", "group", {{"layout"}, {"begin"}, {"end"}}, "group(layout, begin, end)");
@@ -150,17 +159,19 @@ void bind_functions(py::module_& m) {
   def_op(m, "slice_and_offset", "slice_and_offset", {{"crd"}, {"layout"}}, "slice_and_offset(crd, layout)");
   // the algebra
   def_op(m, "composition", "composition", {{"layoutA"}, {"layoutB"}}, "composition(A, B): R(c) = A(B(c))");
-  def_op(m, "complement", "complement", {{"layout"}, {"max_idx", false}}, "complement(layout, cotarget=cosize(layout))");
+  def_op(m, "complement", "complement", {{"layout"}, {"max_idx", false}},
+         "complement(layout, cotarget=cosize(layout))");
   def_op(m, "left_inverse", "left_inverse", {{"layout"}}, "left_inverse(layout): R(L(i)) = i");
   def_op(m, "right_inverse", "right_inverse", {{"layout"}}, "right_inverse(layout): L(R(i)) = i");
-  for (const char* d : {"logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product", "zipped_product",
-                        "tiled_product", "blocked_product", "raked_product"})
+  for (const char* d : {"logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
+                        "zipped_product", "tiled_product", "blocked_product", "raked_product"})
     def_op(m, d, d, {{"layoutA"}, {"layoutB"}}, (std::string(d) + "(A, B)").c_str());
   def_op(m, "max_common_vector", "max_common_vector", {{"a"}, {"b"}}, "max_common_vector(a, b)");
   def_op(m, "max_common_layout", "max_common_layout", {{"a"}, {"b"}}, "max_common_layout(a, b)");
   def_op(m, "upcast", "upcast", {{"layout"}, {"n"}}, "upcast(layout, n)");
   def_op(m, "downcast", "downcast", {{"layout"}, {"n"}}, "downcast(layout, n)");
-  def_op(m, "tile_to_shape", "tile_to_shape", {{"layout"}, {"shape"}, {"order", false}}, "tile_to_shape(layout, shape, order=None)");
+  def_op(m, "tile_to_shape", "tile_to_shape", {{"layout"}, {"shape"}, {"order", false}},
+         "tile_to_shape(layout, shape, order=None)");
   // atoms
   def_op(m, "copy_atom", "copy_atom", {{"atom"}, {"elem"}}, "copy_atom(atom, elem): a copy instruction's layouts");
   def_op(m, "mma_atom", "mma_atom", {{"atom"}}, "mma_atom(atom): an MMA instruction's layouts");
@@ -189,15 +200,23 @@ void bind_functions(py::module_& m) {
       },
       py::arg("expr"), py::arg("as_cute") = false, py::arg("strict") = false,
       "calc(expr): evaluate an expression as `cotile calc` does");
-  m.def("parse", [](const std::string& s) { return to_py(text::parse(s)); }, py::arg("text"), "parse(text): a value from CuTe's print format");
-  m.def("to_text", [](py::handle h) { return text::to_string(to_value(h, "to_text", "value")); }, py::arg("value"),
-        "to_text(value): CuTe's print format of any value");
+  m.def(
+      "parse", [](const std::string& s) { return to_py(text::parse(s)); }, py::arg("text"),
+      "parse(text): a value from CuTe's print format");
+  m.def(
+      "to_text", [](py::handle h) { return text::to_string(to_value(h, "to_text", "value")); }, py::arg("value"),
+      "to_text(value): CuTe's print format of any value");
   m.def("operations", [] {
     py::list ops;
     for (const auto& [name, op] : cli::registry()) ops.append(py::make_tuple(name, op.signature, op.summary));
     return ops;
   });
-  m.def("set_mode", [](bool as_cute, bool strict) { default_mode() = Mode{as_cute, strict}; }, py::arg("as_cute"), py::arg("strict"));
+  m.def(
+      "set_mode",
+      [](bool as_cute, bool strict) {
+        default_mode() = Mode{as_cute, strict};
+      },
+      py::arg("as_cute"), py::arg("strict"));
   m.def("get_mode", [] { return py::make_tuple(default_mode().as_cute, default_mode().strict); });
 }
 

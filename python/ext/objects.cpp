@@ -43,7 +43,8 @@ py::object call_layout(const Value& self, const py::args& args, const py::kwargs
 
 int64_t mode_index(int64_t i, int64_t rank) {
   const int64_t j = i < 0 ? i + rank : i;
-  if (j < 0 || j >= rank) throw py::index_error("mode index " + std::to_string(i) + " out of range for rank " + std::to_string(rank));
+  if (j < 0 || j >= rank)
+    throw py::index_error("mode index " + std::to_string(i) + " out of range for rank " + std::to_string(rank));
   return j;
 }
 
@@ -76,12 +77,15 @@ void bind_objects(py::module_& m) {
                }
              }
              if (PyUnicode_Check(shape.ptr()))
-               throw py::type_error("Layout(): argument 'shape' must be an int or a tuple, not str (cotile.parse reads CuTe text)");
+               throw py::type_error(
+                   "Layout(): argument 'shape' must be an int or a tuple, not str (cotile.parse reads CuTe text)");
              std::vector<Value> a{to_value(shape, "Layout", "shape")};
-             if (!a[0].is_int_tuple()) throw py::type_error("Layout(): argument 'shape' must be an int or a tuple of ints");
+             if (!a[0].is_int_tuple())
+               throw py::type_error("Layout(): argument 'shape' must be an int or a tuple of ints");
              if (!stride.is_none()) {
                a.push_back(to_value(stride, "Layout", "stride"));
-               if (!a[1].is_int_tuple()) throw py::type_error("Layout(): argument 'stride' must be an int or a tuple of ints");
+               if (!a[1].is_int_tuple())
+                 throw py::type_error("Layout(): argument 'stride' must be an int or a tuple of ints");
              }
              return text::to_layout(call_value("make_layout", a, default_mode()), "Layout", 1);
            }),
@@ -96,18 +100,20 @@ void bind_objects(py::module_& m) {
       .def("__str__", [](const Layout& l) { return to_string(l); })
       .def("__repr__", [](const Layout& l) { return to_string(l); })
       .def("__eq__", [](const Layout& l, py::handle o) { return compare(layout_value(l), o, "Layout.__eq__"); })
-      .def("__ne__", [](const Layout& l, py::handle o) {
-        py::object r = compare(layout_value(l), o, "Layout.__ne__");
-        return r.is(py::reinterpret_borrow<py::object>(Py_NotImplemented)) ? r : py::bool_(!r.cast<bool>());
-      })
+      .def("__ne__",
+           [](const Layout& l, py::handle o) {
+             py::object r = compare(layout_value(l), o, "Layout.__ne__");
+             return r.is(py::reinterpret_borrow<py::object>(Py_NotImplemented)) ? r : py::bool_(!r.cast<bool>());
+           })
       .def("__hash__", [](const Layout& l) { return py::hash(py::str(plain_text(layout_value(l)))); });
 
   py::class_<Swizzle>(m, "Swizzle", "CuTe's Swizzle<B,M,S> (printed Sw<B,M,S>): x ^ ((x & YYY) >> S).")
       .def(py::init([](int b, int mbase, int s) {
              if (b < 0 || mbase < 0 || (s < 0 ? -s : s) < b || b > 64 || mbase > 64 || s > 64 || s < -64) {
                const std::string rule = "requires 0 <= B, 0 <= M and |S| >= B (each at most 64)";
-               throw Error("Swizzle", rule, "Swizzle: " + rule + "\n  B = " + std::to_string(b) + ", M = " + std::to_string(mbase) +
-                                                ", S = " + std::to_string(s));
+               throw Error("Swizzle", rule,
+                           "Swizzle: " + rule + "\n  B = " + std::to_string(b) + ", M = " + std::to_string(mbase) +
+                               ", S = " + std::to_string(s));
              }
              return Swizzle{b, mbase, s};
            }),
@@ -115,23 +121,27 @@ void bind_objects(py::module_& m) {
       .def_readonly("bits", &Swizzle::b)
       .def_readonly("base", &Swizzle::m)
       .def_readonly("shift", &Swizzle::s)
-      .def("__call__", [](const Swizzle& s, int64_t x) { return s(x); }, py::arg("offset"))
-      .def("size", [](const Swizzle& s) {
-        const int bits = s.b + s.m + (s.s < 0 ? -s.s : s.s);
-        if (bits > 62) {
-          const std::string rule = "the domain 2^" + std::to_string(bits) + " does not fit in 64 bits";
-          throw Error("Swizzle.size", rule, "Swizzle.size: " + rule);
-        }
-        return int64_t(1) << bits;
-      })
+      .def(
+          "__call__", [](const Swizzle& s, int64_t x) { return s(x); }, py::arg("offset"))
+      .def("size",
+           [](const Swizzle& s) {
+             const int bits = s.b + s.m + (s.s < 0 ? -s.s : s.s);
+             if (bits > 62) {
+               const std::string rule = "the domain 2^" + std::to_string(bits) + " does not fit in 64 bits";
+               throw Error("Swizzle.size", rule, "Swizzle.size: " + rule);
+             }
+             return int64_t(1) << bits;
+           })
       .def("__str__", [](const Swizzle& s) { return to_string(s); })
       .def("__repr__", [](const Swizzle& s) { return to_string(s); })
       .def("__eq__", [](const Swizzle& s, py::handle o) { return compare(Value::of(s), o, "Swizzle.__eq__"); })
       .def("__hash__", [](const Swizzle& s) { return py::hash(py::str(to_string(s))); });
 
-  py::class_<ComposedLayout>(m, "ComposedLayout", "A swizzled layout Sw<B,M,S> o offset o layout (pycute's argument order).")
+  py::class_<ComposedLayout>(m, "ComposedLayout",
+                             "A swizzled layout Sw<B,M,S> o offset o layout (pycute's argument order).")
       .def(py::init([](const Swizzle& sw, py::object offset, const Layout& l) {
-             return ComposedLayout{sw, text::to_int(to_value(offset, "ComposedLayout", "offset"), "ComposedLayout", 2), l};
+             return ComposedLayout{sw, text::to_int(to_value(offset, "ComposedLayout", "offset"), "ComposedLayout", 2),
+                                   l};
            }),
            py::arg("layoutB"), py::arg("offset"), py::arg("layoutA"))
       .def_property_readonly("layoutB", [](const ComposedLayout& c) { return c.swizzle; })
@@ -140,15 +150,18 @@ void bind_objects(py::module_& m) {
       .def_property_readonly("layoutA", [](const ComposedLayout& c) { return c.layout; })
       .def_property_readonly("layout", [](const ComposedLayout& c) { return c.layout; })
       .def_property_readonly("shape", [](const ComposedLayout& c) { return to_py(Value::of(c.layout.shape)); })
-      .def("__call__", [](const ComposedLayout& c, py::args a, py::kwargs kw) { return call_layout(composed_value(c), a, kw); })
-      .def("__getitem__", [](const ComposedLayout& c, int64_t i) {
-        return ComposedLayout{c.swizzle, c.offset, c.layout.get(int(mode_index(i, rank(c.layout).value)))};
-      })
+      .def("__call__",
+           [](const ComposedLayout& c, py::args a, py::kwargs kw) { return call_layout(composed_value(c), a, kw); })
+      .def("__getitem__",
+           [](const ComposedLayout& c, int64_t i) {
+             return ComposedLayout{c.swizzle, c.offset, c.layout.get(int(mode_index(i, rank(c.layout).value)))};
+           })
       .def("__len__", [](const ComposedLayout& c) { return rank(c.layout).value; })
       .def("size", [](const ComposedLayout& c) { return to_py(Value::of(size(c.layout))); })
       .def("__str__", [](const ComposedLayout& c) { return to_string(c); })
       .def("__repr__", [](const ComposedLayout& c) { return to_string(c); })
-      .def("__eq__", [](const ComposedLayout& c, py::handle o) { return compare(composed_value(c), o, "ComposedLayout.__eq__"); })
+      .def("__eq__",
+           [](const ComposedLayout& c, py::handle o) { return compare(composed_value(c), o, "ComposedLayout.__eq__"); })
       .def("__hash__", [](const ComposedLayout& c) { return py::hash(py::str(plain_text(composed_value(c)))); });
 }
 

@@ -16,13 +16,14 @@ void bind_verbs(py::module_& m) {
       .def_readonly("formula", &cli::Step::function)
       .def_readonly("domain", &cli::Step::domain)
       .def_readonly("why", &cli::Step::why)
-      .def_property_readonly("value", [](const cli::Step& s) -> py::object {
-        try {
-          return to_py(text::parse(s.value));
-        } catch (const Error&) {
-          return py::str(s.value);  // a step whose value is prose, not CuTe text
-        }
-      })
+      .def_property_readonly("value",
+                             [](const cli::Step& s) -> py::object {
+                               try {
+                                 return to_py(text::parse(s.value));
+                               } catch (const Error&) {
+                                 return py::str(s.value);  // a step whose value is prose, not CuTe text
+                               }
+                             })
       .def("__repr__", [](const cli::Step& s) { return "Step(" + s.name + " = " + s.value + ")"; });
   py::class_<cli::Table>(m, "Table")
       .def_readonly("title", &cli::Table::title)
@@ -50,8 +51,9 @@ void bind_verbs(py::module_& m) {
         if (i < 0 || i >= int64_t(d.steps.size())) throw py::index_error("step index out of range");
         return d.steps[size_t(i)];
       });
-  m.def("explain_args", [](const std::vector<std::string>& args) { return cli::explain_from(cli::explain_flags(args)); },
-        py::arg("args"), "the derivation `cotile explain ARGS...` prints");
+  m.def(
+      "explain_args", [](const std::vector<std::string>& args) { return cli::explain_from(cli::explain_flags(args)); },
+      py::arg("args"), "the derivation `cotile explain ARGS...` prints");
 
   py::class_<cli::VerifyCheck>(m, "Check")
       .def_readonly("name", &cli::VerifyCheck::name)
@@ -60,16 +62,20 @@ void bind_verbs(py::module_& m) {
       .def_readonly("holds", &cli::VerifyCheck::holds)
       .def_readonly("counterexample", &cli::VerifyCheck::counterexample)
       .def("__bool__", [](const cli::VerifyCheck& c) { return c.holds; })
-      .def("__repr__", [](const cli::VerifyCheck& c) { return std::string(c.holds ? "PASS " : "FAIL ") + c.name + ": " + c.message; });
-  py::class_<cli::VerifyReport>(m, "Report", "What `cotile verify` prints: checks, each PASS or FAIL with a counterexample.")
+      .def("__repr__", [](const cli::VerifyCheck& c) {
+        return std::string(c.holds ? "PASS " : "FAIL ") + c.name + ": " + c.message;
+      });
+  py::class_<cli::VerifyReport>(m, "Report",
+                                "What `cotile verify` prints: checks, each PASS or FAIL with a counterexample.")
       .def_readonly("checks", &cli::VerifyReport::checks)
       .def_property_readonly("holds", &cli::VerifyReport::holds)
       .def("__bool__", &cli::VerifyReport::holds)
       .def("to_json", [](const cli::VerifyReport& r) { return cli::render_json(r); })
       .def("__str__", [](const cli::VerifyReport& r) { return cli::render_text(r); })
       .def("__repr__", [](const cli::VerifyReport& r) { return cli::render_text(r); });
-  m.def("verify_args", [](const std::vector<std::string>& args) { return cli::verify_from(cli::verify_flags(args)); },
-        py::arg("args"), "the report `cotile verify ARGS...` prints");
+  m.def(
+      "verify_args", [](const std::vector<std::string>& args) { return cli::verify_from(cli::verify_flags(args)); },
+      py::arg("args"), "the report `cotile verify ARGS...` prints");
 
   py::class_<cli::Drawing>(m, "Drawing", "What `cotile draw` writes: an SVG, and an HTML page with hover tooltips.")
       .def_readonly("subject", &cli::Drawing::subject)
@@ -80,9 +86,11 @@ void bind_verbs(py::module_& m) {
       .def_readonly("width", &cli::Drawing::width)
       .def_readonly("height", &cli::Drawing::height)
       .def("_repr_svg_", [](const cli::Drawing& d) { return d.svg; })
-      .def("__repr__", [](const cli::Drawing& d) { return "Drawing(" + d.title + ", " + std::to_string(d.cells) + " cells)"; });
-  m.def("draw_args", [](const std::vector<std::string>& args) { return cli::draw_from(cli::draw_flags(args)); }, py::arg("args"),
-        "the drawing `cotile draw ARGS...` writes");
+      .def("__repr__",
+           [](const cli::Drawing& d) { return "Drawing(" + d.title + ", " + std::to_string(d.cells) + " cells)"; });
+  m.def(
+      "draw_args", [](const std::vector<std::string>& args) { return cli::draw_from(cli::draw_flags(args)); },
+      py::arg("args"), "the drawing `cotile draw ARGS...` writes");
 }
 
 }  // namespace cotile::python

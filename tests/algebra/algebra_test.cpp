@@ -61,15 +61,18 @@ TEST(Algebra, LeftInverseRequiresStaticStridesInStrictMode) {
 TEST(Algebra, LogicalDivideSplitsTileAndRest) {
   EXPECT_EQ(str(logical_divide(L("(_4,_2,_3):(_2,_1,_8)"), TL("_4:_2"))), "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
   // Dynamic shapes cannot be merged statically, so the result keeps more modes (same function).
-  EXPECT_EQ(str(logical_divide(L("(_4,2,3):(_2,_1,_8)"), TL("_4:_2"))), "((_2,2,1),(_2,(1,3))):((_4,_1,8),(_2,(_2,8)))");
+  EXPECT_EQ(str(logical_divide(L("(_4,2,3):(_2,_1,_8)"), TL("_4:_2"))),
+            "((_2,2,1),(_2,(1,3))):((_4,_1,8),(_2,(_2,8)))");
 }
 
 TEST(Algebra, ZippedTiledFlatDivideRearrangeModes) {
-  EXPECT_EQ(str(flat_divide(L("((_64,_1,_5),_2):((_5,_320,_1),_320)"), TL("_16:_1"))), "(_16,_4,_5,_2):(_5,_80,_1,_320)");
+  EXPECT_EQ(str(flat_divide(L("((_64,_1,_5),_2):((_5,_320,_1),_320)"), TL("_16:_1"))),
+            "(_16,_4,_5,_2):(_5,_80,_1,_320)");
 }
 
 TEST(Algebra, ProductsReproduceTheBlock) {
-  EXPECT_EQ(str(raked_product(L("(_2,_32):(_32,_1)"), L("(_2,_1):(_1,_2)"))), "((_2,_2),(_1,_32)):((_64,_32),(_128,_1))");
+  EXPECT_EQ(str(raked_product(L("(_2,_32):(_32,_1)"), L("(_2,_1):(_1,_2)"))),
+            "((_2,_2),(_1,_32)):((_64,_32),(_128,_1))");
   EXPECT_EQ(str(blocked_product(L("(16,_1):(_1,_0)"), L("(_2,_4):(1,2)"))), "((16,_2),(_1,_4)):((_1,16),(_0,32))");
 }
 

@@ -60,7 +60,8 @@ inline std::string composition(const Layout& a, const Layout& b, const Layout& r
   const Fn fa(a), fb(b), fr(r);
   if (fr.size() != fb.size()) return "size(R) != size(B)";
   for (int64_t c = 0; c < fb.size(); ++c)
-    if (fr(c) != fa(fb(c))) return "R(" + std::to_string(c) + ") = " + std::to_string(fr(c)) + " != A(B(c)) = " + std::to_string(fa(fb(c)));
+    if (fr(c) != fa(fb(c)))
+      return "R(" + std::to_string(c) + ") = " + std::to_string(fr(c)) + " != A(B(c)) = " + std::to_string(fa(fb(c)));
   return "";
 }
 
@@ -84,7 +85,8 @@ inline std::string complement(const Layout& l, int64_t target, const Layout& c) 
   for (int64_t i = 1; i < fc.size(); ++i)
     if (!(fc(i - 1) < fc(i))) return "C not ordered at " + std::to_string(i);
   if (!injective(both)) return "(F, C) not injective";
-  if (both.cosize() < target) return "cosize((F, C)) = " + std::to_string(both.cosize()) + " < " + std::to_string(target);
+  if (both.cosize() < target)
+    return "cosize((F, C)) = " + std::to_string(both.cosize()) + " < " + std::to_string(target);
   return "";
 }
 

@@ -133,8 +133,9 @@ TEST(LawSweep, Composition) {
     const Layout a = g.any(3), b = g.coin(50) ? g.layout(3) : g.compact(3);
     if (oracle::Fn(b).size() > 512) continue;  // keep the oracle's enumeration short
     ++n;
-    check<Layout>("composition", str(a) + " o " + str(b), [&](Options o) { return composition(a, b, o); },
-                  [&](const Layout& r) { return oracle::composition(a, b, r); });
+    check<Layout>(
+        "composition", str(a) + " o " + str(b), [&](Options o) { return composition(a, b, o); },
+        [&](const Layout& r) { return oracle::composition(a, b, r); });
   }
 }
 
@@ -147,13 +148,14 @@ TEST(LawSweep, Complement) {
     if (kind == 1) t = I(g.leaf(int64_t(g.g() % 64) + 1));
     if (kind == 2) t = make_tuple(I(g.leaf(g.pick({2, 3, 4, 8}))), I(g.leaf(g.pick({1, 2, 4, 6}))));
     int64_t target = 0;
-    check<Layout>("complement", str(l) + " T=" + to_string(t),
-                  [&](Options o) {
-                    const Layout c = kind == 0 ? complement(l, o) : complement(l, t, o);
-                    target = kind == 0 ? cosize(filter(l)).value : size(t).value;
-                    return c;
-                  },
-                  [&](const Layout& c) { return oracle::complement(l, target, c); });
+    check<Layout>(
+        "complement", str(l) + " T=" + to_string(t),
+        [&](Options o) {
+          const Layout c = kind == 0 ? complement(l, o) : complement(l, t, o);
+          target = kind == 0 ? cosize(filter(l)).value : size(t).value;
+          return c;
+        },
+        [&](const Layout& c) { return oracle::complement(l, target, c); });
   }
 }
 
@@ -163,8 +165,9 @@ TEST(LawSweep, LeftInverse) {
     const Layout l = g.any(3);
     if (oracle::Fn(l).size() > 512) continue;
     ++n;
-    check<Layout>("left_inverse", str(l), [&](Options o) { return left_inverse(l, o); },
-                  [&](const Layout& r) { return oracle::left_inverse(l, r); });
+    check<Layout>(
+        "left_inverse", str(l), [&](Options o) { return left_inverse(l, o); },
+        [&](const Layout& r) { return oracle::left_inverse(l, r); });
   }
 }
 
@@ -172,8 +175,9 @@ TEST(LawSweep, RightInverse) {
   Gen g(104);
   for (int64_t n = 0; n < cases_per_op(); ++n) {
     const Layout l = g.any(3);
-    check<Layout>("right_inverse", str(l), [&](Options o) { return right_inverse(l, o); },
-                  [&](const Layout& r) { return oracle::right_inverse(l, r); });
+    check<Layout>(
+        "right_inverse", str(l), [&](Options o) { return right_inverse(l, o); },
+        [&](const Layout& r) { return oracle::right_inverse(l, r); });
   }
 }
 
@@ -181,10 +185,11 @@ TEST(LawSweep, CoalesceAndFilter) {
   Gen g(105);
   for (int64_t n = 0; n < cases_per_op(); ++n) {
     const Layout l = g.any(4);
-    check<Layout>("coalesce", str(l), [&](Options) { return coalesce(l); },
-                  [&](const Layout& r) { return oracle::coalesce(l, r); });
-    check<Layout>("filter", str(l), [&](Options) { return filter(l); },
-                  [&](const Layout& r) { return oracle::filter(l, r); });
+    check<Layout>(
+        "coalesce", str(l), [&](Options) { return coalesce(l); },
+        [&](const Layout& r) { return oracle::coalesce(l, r); });
+    check<Layout>(
+        "filter", str(l), [&](Options) { return filter(l); }, [&](const Layout& r) { return oracle::filter(l, r); });
   }
 }
 
@@ -192,15 +197,16 @@ TEST(LawSweep, LogicalDivide) {
   Gen g(106);
   for (int64_t n = 0; n < cases_per_op(); ++n) {
     const Layout a = g.any(3), b = g.coin(50) ? g.compact(2) : g.layout(2, false);
-    check<Layout>("logical_divide", str(a) + " / " + str(b), [&](Options o) { return logical_divide(a, b, o); },
-                  [&](const Layout& r) {
-                    LawLog log;
-                    const IntTuple t = coalesce(a).shape;
-                    const Layout c = complement(b, t, Options{false, true, &log});
-                    const std::string wc = oracle::complement(b, size(t).value, c);
-                    if (!wc.empty()) return "complement: " + wc;
-                    return oracle::composition(a, make_layout_concat(b, c), r);
-                  });
+    check<Layout>(
+        "logical_divide", str(a) + " / " + str(b), [&](Options o) { return logical_divide(a, b, o); },
+        [&](const Layout& r) {
+          LawLog log;
+          const IntTuple t = coalesce(a).shape;
+          const Layout c = complement(b, t, Options{false, true, &log});
+          const std::string wc = oracle::complement(b, size(t).value, c);
+          if (!wc.empty()) return "complement: " + wc;
+          return oracle::composition(a, make_layout_concat(b, c), r);
+        });
   }
 }
 
@@ -218,20 +224,22 @@ TEST(LawSweep, Products) {
       if (!(r.get(0) == x)) return "mode 0 is not A";
       return oracle::composition(c, y, r.get(1));
     };
-    check<Layout>("logical_product", str(a) + " * " + str(b), [&](Options o) { return logical_product(a, b, o); },
-                  [&](const Layout& r) { return product_law(a, b, r); });
+    check<Layout>(
+        "logical_product", str(a) + " * " + str(b), [&](Options o) { return logical_product(a, b, o); },
+        [&](const Layout& r) { return product_law(a, b, r); });
     const int rk = a.rank() > b.rank() ? a.rank() : b.rank();
     const Layout pa = append_to_rank(a, rk), pb = append_to_rank(b, rk);
     for (const bool raked : {false, true}) {
-      check<Layout>(raked ? "raked_product" : "blocked_product", str(a) + " * " + str(b),
-                    [&](Options o) { return raked ? raked_product(a, b, o) : blocked_product(a, b, o); },
-                    [&](const Layout& r) -> std::string {
-                      LawLog log;
-                      const Layout p = logical_product(pa, pb, Options{false, true, &log});
-                      const std::string w = product_law(pa, pb, p);
-                      if (!w.empty()) return w;
-                      return oracle::leaves(r) == oracle::leaves(p) ? "" : "not the modes of logical_product";
-                    });
+      check<Layout>(
+          raked ? "raked_product" : "blocked_product", str(a) + " * " + str(b),
+          [&](Options o) { return raked ? raked_product(a, b, o) : blocked_product(a, b, o); },
+          [&](const Layout& r) -> std::string {
+            LawLog log;
+            const Layout p = logical_product(pa, pb, Options{false, true, &log});
+            const std::string w = product_law(pa, pb, p);
+            if (!w.empty()) return w;
+            return oracle::leaves(r) == oracle::leaves(p) ? "" : "not the modes of logical_product";
+          });
     }
   }
 }
@@ -244,8 +252,9 @@ TEST(LawSweep, UpcastAndMaxCommon) {
     const int64_t k = g.pick({2, 4, 8});
     for (int i = 0; i < l.stride.num_leaves(); ++i)
       if (g.coin(80)) l.stride.leaf_at(i).value *= k;
-    check<Layout>("upcast", str(l) + " N=" + std::to_string(k), [&](Options o) { return upcast(l, k, o); },
-                  [&](const Layout& r) { return oracle::upcast(l, k, r); });
+    check<Layout>(
+        "upcast", str(l) + " N=" + std::to_string(k), [&](Options o) { return upcast(l, k, o); },
+        [&](const Layout& r) { return oracle::upcast(l, k, r); });
     // Two layouts of the same shape: compact, the modes in different orders.
     const IntTuple shape = g.compact(3).shape;
     auto ordered = [&] {
@@ -256,8 +265,9 @@ TEST(LawSweep, UpcastAndMaxCommon) {
       return x;
     };
     const Layout a = ordered(), b = ordered();
-    check<Layout>("max_common_layout", str(a) + " " + str(b), [&](Options o) { return max_common_layout(a, b, o); },
-                  [&](const Layout& r) { return oracle::max_common_layout(a, b, r); });
+    check<Layout>(
+        "max_common_layout", str(a) + " " + str(b), [&](Options o) { return max_common_layout(a, b, o); },
+        [&](const Layout& r) { return oracle::max_common_layout(a, b, r); });
   }
 }
 

@@ -119,7 +119,8 @@ TEST(Laws, CoalesceXPreservesTheFunctionBeyondTheDomain) {
   for (int n = 0; n < 2000; ++n) {
     const Layout l = random_layout(g);
     const Layout c = coalesce_x(l);
-    for (int64_t i = 0; i < 2 * size(l).value; ++i) ASSERT_EQ(at(c, i), at(l, i)) << to_string(l) << " -> " << to_string(c);
+    for (int64_t i = 0; i < 2 * size(l).value; ++i)
+      ASSERT_EQ(at(c, i), at(l, i)) << to_string(l) << " -> " << to_string(c);
   }
 }
 
@@ -195,7 +196,8 @@ TEST(Laws, CompositionIsAssociative) {
     } catch (const Error&) {
       continue;
     }
-    for (int64_t i = 0; i < size(c).value; ++i) ASSERT_EQ(at(ab_c, i), at(a_bc, i)) << to_string(a) << " " << to_string(b) << " " << to_string(c);
+    for (int64_t i = 0; i < size(c).value; ++i)
+      ASSERT_EQ(at(ab_c, i), at(a_bc, i)) << to_string(a) << " " << to_string(b) << " " << to_string(c);
     ++checked;
   }
   std::printf("associativity checked on %d triples\n", checked);
@@ -244,7 +246,8 @@ TEST(Laws, LogicalDivideIsCompositionWithTheComplement) {
     const Layout a = make_layout(random_layout(g, 3, true).shape);
     const Layout b = random_injective(g, false);
     bool b_pow2 = true;
-    for (int k = 0; k < b.shape.num_leaves(); ++k) b_pow2 = b_pow2 && (b.shape.leaf_at(k).value & (b.shape.leaf_at(k).value - 1)) == 0;
+    for (int k = 0; k < b.shape.num_leaves(); ++k)
+      b_pow2 = b_pow2 && (b.shape.leaf_at(k).value & (b.shape.leaf_at(k).value - 1)) == 0;
     if (!b_pow2) continue;
     Layout d, e;
     try {

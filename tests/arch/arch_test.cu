@@ -68,7 +68,8 @@ __global__ void mma_kernel(const TA* a, const TB* b, const int* amap, const int*
   std::memcpy(ra, av, sizeof(ra));
   std::memcpy(rb, bv, sizeof(rb));
   float c[4] = {0, 0, 0, 0}, r[4];
-  if constexpr (kFp8) arch::mma_m16n8k32_fp8<std::is_same_v<TA, __nv_fp8_e5m2>, std::is_same_v<TB, __nv_fp8_e5m2>>(r, ra, rb, c);
+  if constexpr (kFp8)
+    arch::mma_m16n8k32_fp8<std::is_same_v<TA, __nv_fp8_e5m2>, std::is_same_v<TB, __nv_fp8_e5m2>>(r, ra, rb, c);
   else arch::mma_m16n8k16<false>(r, ra, rb, c);
   for (int v = 0; v < 4; ++v) d[cmap[t * 4 + v]] = r[v];
 }
@@ -138,7 +139,8 @@ __global__ void where_kernel(int* arrived, int64_t* out) {
   }
   __syncthreads();
   if (threadIdx.x % 32 == 0)
-    out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32] = all ? int64_t(arch::sm_id()) << 32 | arch::warp_slot() : -1;
+    out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32] =
+        all ? int64_t(arch::sm_id()) << 32 | arch::warp_slot() : -1;
 }
 
 template <class T>
@@ -166,7 +168,7 @@ void mma_check(Elem ea, Elem eb, const char* what) {
   std::vector<TA> a(16 * K);
   std::vector<TB> b(8 * K);
   std::vector<float> fa(a.size()), fb(b.size());
-  for (size_t i = 0; i < a.size(); ++i) fa[i] = float(int(i * 7) % 9 - 4) * 0.5f, a[i] = TA(fa[i]);    // a[m + 16*k]
+  for (size_t i = 0; i < a.size(); ++i) fa[i] = float(int(i * 7) % 9 - 4) * 0.5f, a[i] = TA(fa[i]);   // a[m + 16*k]
   for (size_t i = 0; i < b.size(); ++i) fb[i] = float(int(i * 5) % 7 - 3) * 0.25f, b[i] = TB(fb[i]);  // b[n + 8*k]
   const auto am = tv_map(tr.a), bm = tv_map(tr.b), cm = tv_map(tr.c);
   float* dd = to_device(std::vector<float>(128));
@@ -193,7 +195,8 @@ int main() {
     const auto out = from_device(dout, 128);
     for (int i = 0; i < 128; ++i) {
       const bool copied = i % 3 != 0;
-      check(out[i].x == (copied ? src[i].x : 0u) && out[i].w == (copied ? src[i].w : 0u), i < 64 ? "cp_async_zfill" : "cp_async_zfill with a policy", i, out[i].x, copied ? src[i].x : 0);
+      check(out[i].x == (copied ? src[i].x : 0u) && out[i].w == (copied ? src[i].w : 0u),
+            i < 64 ? "cp_async_zfill" : "cp_async_zfill with a policy", i, out[i].x, copied ? src[i].x : 0);
     }
   }
   {  // ldmatrix.x4: register i of thread t holds matrix i, row t/4, columns 2*(t%4), +1

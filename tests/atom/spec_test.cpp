@@ -22,7 +22,8 @@ int64_t at(const Layout& l, int64_t i) { return eval(l, I(D(i))).value; }
 TEST(SpecSection5, ThrfrgAAndPartitionAOfGQ) {
   const FmhaGenQ q = fp8();
   EXPECT_EQ(str(q.gQ), "(_128,_128):(128,_1)");
-  EXPECT_EQ(str(thrfrg(q.mma, q.gQ, Operand::kA)), "((_1,(_1,_1)),((_128,_32),(_1,_4))):((_0,(_0,_0)),((128,_1),(_0,_32)))");
+  EXPECT_EQ(str(thrfrg(q.mma, q.gQ, Operand::kA)),
+            "((_1,(_1,_1)),((_128,_32),(_1,_4))):((_0,(_0,_0)),((128,_1),(_0,_32)))");
   EXPECT_EQ(str(q.tSgQ), "((_128,_32),_1,_4):((128,_1),_0,_32)");
   EXPECT_EQ(str(fp16().tSgQ), "((_128,_16),_1,_8):((128,_1),_0,_16)");
 }
@@ -143,28 +144,35 @@ TEST(SpecSection13, SourceAndSharedMemoryAgreeOnCoordinates) {
 }
 
 TEST(TiledCopyErrors, TooFewValuesForTheAtom) {
-  EXPECT_EQ(calc_error("make_cotiled_copy(cp.async.16B, half_t, ((_2,_32),_4):((_4,_8),_1), ((_128,_16),_1,_8):((_128,_1),_0,_16))"),
-            "make_cotiled_copy: TiledCopy: the values per thread are not a multiple of the atom's values per thread\n"
-            "  layout_tv = ((_2,((_2,_8),_2)),_4):((_1,((_2,_32),_4)),_8)\n"
-            "  atom ValLayoutRef = (_1,_8):(_0,_1)\n"
-            "  fix: give each thread a multiple of the atom's vector (e.g. 16 bytes for cp.async.16B)");
+  EXPECT_EQ(
+      calc_error(
+          "make_cotiled_copy(cp.async.16B, half_t, ((_2,_32),_4):((_4,_8),_1), ((_128,_16),_1,_8):((_128,_1),_0,_16))"),
+      "make_cotiled_copy: TiledCopy: the values per thread are not a multiple of the atom's values per thread\n"
+      "  layout_tv = ((_2,((_2,_8),_2)),_4):((_1,((_2,_32),_4)),_8)\n"
+      "  atom ValLayoutRef = (_1,_8):(_0,_1)\n"
+      "  fix: give each thread a multiple of the atom's vector (e.g. 16 bytes for cp.async.16B)");
 }
 
 TEST(TiledCopyErrors, StrictModeNamesTheDynamicDataLayout) {
-  EXPECT_EQ(calc_error("make_cotiled_copy(cp.async.16B, float_e5m2_t, ((_2,_32),_16):((_16,_32),_1), ((_128,_32),_1,_4):((128,_1),_0,_32))", true),
-            "make_cotiled_copy: data_layout must be static (CuTe static_asserts is_static<DataLayout>); a leaf is dynamic\n"
-            "  data_layout = ((_128,_32),_1,_4):((128,_1),_0,_32)\n"
-            "  fix: make it a static Int<...> as the spec's replace<0> does");
+  EXPECT_EQ(
+      calc_error("make_cotiled_copy(cp.async.16B, float_e5m2_t, ((_2,_32),_16):((_16,_32),_1), "
+                 "((_128,_32),_1,_4):((128,_1),_0,_32))",
+                 true),
+      "make_cotiled_copy: data_layout must be static (CuTe static_asserts is_static<DataLayout>); a leaf is dynamic\n"
+      "  data_layout = ((_128,_32),_1,_4):((128,_1),_0,_32)\n"
+      "  fix: make it a static Int<...> as the spec's replace<0> does");
 }
 
 TEST(TiledCopyErrors, ElementTypeTheAtomDoesNotTake) {
   EXPECT_EQ(calc_error("copy_atom(copy.u32, float_e5m2_t)"), "");
-  EXPECT_EQ(calc_error("mma_atom(SM100_MMA_F8F6F4_SS<half_t,half_t,float,128,64,K,K>)"),
-            "mma_atom: unknown MMA atom (F8F6F4 takes 8-bit types, F16BF16 16-bit ones) 'SM100_MMA_F8F6F4_SS<half_t,half_t,float,128,64,K,K>'\n"
-            "  known: SM80_16x8x16_F32F16F16F32_TN SM80_16x8x16_F32BF16BF16F32_TN SM89_16x8x32_F32E4M3E4M3F32_TN "
-            "SM89_16x8x32_F32E5M2E5M2F32_TN SM90_64xNx16_F32F16F16_SS<K|MN,K|MN> SM90_64xNx16_F32BF16BF16_SS<K|MN,K|MN> "
-            "SM90_64xNx32_F32E4M3E4M3_SS_TN SM90_64xNx32_F32E5M2E5M2_SS_TN "
-            "SM100_MMA_F16BF16_SS<A,B,float,M,N,K|MN,K|MN> SM100_MMA_F8F6F4_SS<A,B,float,M,N,K|MN,K|MN>");
+  EXPECT_EQ(
+      calc_error("mma_atom(SM100_MMA_F8F6F4_SS<half_t,half_t,float,128,64,K,K>)"),
+      "mma_atom: unknown MMA atom (F8F6F4 takes 8-bit types, F16BF16 16-bit ones) "
+      "'SM100_MMA_F8F6F4_SS<half_t,half_t,float,128,64,K,K>'\n"
+      "  known: SM80_16x8x16_F32F16F16F32_TN SM80_16x8x16_F32BF16BF16F32_TN SM89_16x8x32_F32E4M3E4M3F32_TN "
+      "SM89_16x8x32_F32E5M2E5M2F32_TN SM90_64xNx16_F32F16F16_SS<K|MN,K|MN> SM90_64xNx16_F32BF16BF16_SS<K|MN,K|MN> "
+      "SM90_64xNx32_F32E4M3E4M3_SS_TN SM90_64xNx32_F32E5M2E5M2_SS_TN "
+      "SM100_MMA_F16BF16_SS<A,B,float,M,N,K|MN,K|MN> SM100_MMA_F8F6F4_SS<A,B,float,M,N,K|MN,K|MN>");
 }
 
 TEST(TiledCopyErrors, AtomOffsetsOutsideTheData) {

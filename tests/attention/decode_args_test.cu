@@ -43,8 +43,8 @@ DecodeArgs args() {
 }
 
 // Run with the workspace; returns (code, message).
-std::pair<cotile_status, std::string> run(const DecodeArgs& a, const DecodePlan& p = plan(), uint64_t ws_bytes = 1 << 20,
-                                          void* ws = g_memory + (1 << 20)) {
+std::pair<cotile_status, std::string> run(const DecodeArgs& a, const DecodePlan& p = plan(),
+                                          uint64_t ws_bytes = 1 << 20, void* ws = g_memory + (1 << 20)) {
   const cotile_status c = cotile_decode_run(&p, &a, ws, ws_bytes, nullptr);
   return {c, cotile_decode_last_error()};
 }
@@ -69,7 +69,8 @@ TEST(DecodeArgs, MisalignedPointerOrStrideIsRefused) {
   a.k = g_memory + 8;
   expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "args.k = ");
   a = args(), a.k_stride_n = 4 * 128 + 4;  // 1032 bytes: rows not 16-byte aligned
-  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "args.k_stride_n = 516 elements = 1032 bytes is not a multiple of 16");
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT,
+               "args.k_stride_n = 516 elements = 1032 bytes is not a multiple of 16");
   a = args(), a.q_stride_h = -128;
   expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "args.q_stride_h = -128 is negative");
 }
@@ -149,7 +150,8 @@ TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
   EXPECT_NE(st.message.find("o_type = e4m3"), std::string::npos) << st.message;
   s = shape(), s.splits = 129;
   st = cotile::attention::decode_plan(s, &p);
-  EXPECT_NE(st.message.find("splits = 129 must be 0 (chosen by the plan) or 1 to 128"), std::string::npos) << st.message;
+  EXPECT_NE(st.message.find("splits = 129 must be 0 (chosen by the plan) or 1 to 128"), std::string::npos)
+      << st.message;
   EXPECT_EQ(cotile_decode_plan(nullptr, &p), COTILE_ERROR_INVALID_ARGUMENT);
 }
 
@@ -193,48 +195,51 @@ std::string str(SplitChoice c) { return std::to_string(c.splits) + (c.cluster > 
 // splits merged in a cluster, else through the workspace), from the sweeps the constants were
 // fitted to (with and without clusters, plan.hpp).
 TEST(DecodeSplits, LongSequencesSplitToFillTheGpu) {
-  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 65536))), "32");                  // 72.3/65.0, the best of both
-  EXPECT_EQ(str(choose_splits(h200(), work(1, 2, 65536, 128, 1, 8))), "128");      // fp8 20.0/14.7; 96: 19.7 isolated
-  EXPECT_EQ(str(choose_splits(h200(), work(1, 1, 65536, 128, 1, 8))), "128");      // fp8 19.4/12.3; 96: 18.5 isolated
-  EXPECT_EQ(str(choose_splits(h200(true), work(1, 8, 65536, 256, 2, 2))), "16");   // D = 256
-  EXPECT_EQ(str(choose_splits(h200(), work(16, 2, 8192, 128, 1, 12))), "8");       // fp8 27.0/22.0, the best of both; 6c 31.7/27.4
+  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 65536))), "32");                 // 72.3/65.0, the best of both
+  EXPECT_EQ(str(choose_splits(h200(), work(1, 2, 65536, 128, 1, 8))), "128");     // fp8 20.0/14.7; 96: 19.7 isolated
+  EXPECT_EQ(str(choose_splits(h200(), work(1, 1, 65536, 128, 1, 8))), "128");     // fp8 19.4/12.3; 96: 18.5 isolated
+  EXPECT_EQ(str(choose_splits(h200(true), work(1, 8, 65536, 256, 2, 2))), "16");  // D = 256
+  EXPECT_EQ(str(choose_splits(h200(), work(16, 2, 8192, 128, 1, 12))),
+            "8");  // fp8 27.0/22.0, the best of both; 6c 31.7/27.4
 }
 
 TEST(DecodeSplits, ShortBatchesMergeInSmallClustersOrSpread) {
-  EXPECT_EQ(str(choose_splits(h200(), work(8, 8, 1024, 128, 1))), "3c");           // fp8 14.1/9.9, the best of both
-  EXPECT_EQ(str(choose_splits(h200(), work(16, 4, 4096, 128, 1, 7))), "4");        // fp8 27.0/22.0; 3c 26.9 isolated
+  EXPECT_EQ(str(choose_splits(h200(), work(8, 8, 1024, 128, 1))), "3c");     // fp8 14.1/9.9, the best of both
+  EXPECT_EQ(str(choose_splits(h200(), work(16, 4, 4096, 128, 1, 7))), "4");  // fp8 27.0/22.0; 3c 26.9 isolated
   EXPECT_EQ(str(choose_splits(h200(), work(8, 16, 1024, 128, 1, 2))), "2c");
   EXPECT_EQ(str(choose_splits(h200(true), work(8, 8, 1024, 256, 2, 2))), "2c");
-  EXPECT_EQ(str(choose_splits(h200(), work(8, 2, 2048, 128, 2, 12))), "16");       // 19.3/10.2; 12 18.7/10.2; 8c 23.3/15.2
+  EXPECT_EQ(str(choose_splits(h200(), work(8, 2, 2048, 128, 2, 12))), "16");  // 19.3/10.2; 12 18.7/10.2; 8c 23.3/15.2
 }
 
 TEST(DecodeSplits, ManySequencesDoNotSplit) {
-  EXPECT_EQ(str(choose_splits(h200(), work(32, 8, 4096))), "1");    // one wave already
-  EXPECT_EQ(str(choose_splits(h200(), work(64, 8, 2048))), "1");    // two waves: splitting adds merges
+  EXPECT_EQ(str(choose_splits(h200(), work(32, 8, 4096))), "1");  // one wave already
+  EXPECT_EQ(str(choose_splits(h200(), work(64, 8, 2048))), "1");  // two waves: splitting adds merges
   EXPECT_EQ(str(choose_splits(h200(), work(128, 8, 1024))), "1");
   EXPECT_EQ(str(choose_splits(h200(), work(128, 8, 1024, 128, 1))), "1");
   EXPECT_EQ(str(choose_splits(h200(), work(64, 8, 2048, 128, 1))), "1");
-  EXPECT_EQ(str(choose_splits(h200(), work(16, 10, 2048))), "1");   // 160 units: 46.9/41.9; 3 (last-CTA merges) 62.5/49.4
+  EXPECT_EQ(str(choose_splits(h200(), work(16, 10, 2048))),
+            "1");  // 160 units: 46.9/41.9; 3 (last-CTA merges) 62.5/49.4
 }
 
 TEST(DecodeSplits, ShortSequencesMergeInAClusterWhenTheyCan) {
-  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 1024))), "8c");        // 13.9/6.4, the best of both
+  EXPECT_EQ(str(choose_splits(h200(), work(1, 8, 1024))), "8c");         // 13.9/6.4, the best of both
   EXPECT_EQ(str(choose_splits(no_clusters(), work(1, 8, 1024))), "16");  // else every warp gets one tile
 }
 
 TEST(DecodeSplits, EachWarpKeepsAtLeastATile) {
   EXPECT_LE(choose_splits(h200(), work(1, 1, 100)).splits, 2);
   EXPECT_EQ(choose_splits(h200(), work(1, 1, 0)).splits, 1);  // an empty batch still has one split
-  EXPECT_EQ(choose_splits(Machine{1 << 20, 1, {}}, work(1, 1, int64_t(1) << 30)).splits, cotile::attention::detail::kMaxSplits);
+  EXPECT_EQ(choose_splits(Machine{1 << 20, 1, {}}, work(1, 1, int64_t(1) << 30)).splits,
+            cotile::attention::detail::kMaxSplits);
 }
 
 TEST(DecodeSplits, ClustersThatNeedMoreWavesAreNotUsed) {
-  const Machine m = h200();                                       // 62 clusters of 4 resident
-  EXPECT_EQ(choose_merge(m, work(64, 1, 8192), 4).cluster, 1);    // 64 units of 4: through memory
+  const Machine m = h200();                                     // 62 clusters of 4 resident
+  EXPECT_EQ(choose_merge(m, work(64, 1, 8192), 4).cluster, 1);  // 64 units of 4: through memory
   EXPECT_EQ(choose_merge(m, work(62, 1, 8192), 4).cluster, 4);
-  EXPECT_EQ(choose_merge(m, work(6, 1, 8192), 3).cluster, 3);     // forced 3: a cluster
-  EXPECT_EQ(choose_merge(m, work(6, 1, 8192), 20).cluster, 1);    // beyond the largest cluster
-  EXPECT_EQ(choose_merge(m, work(6, 1, 8192), 1).cluster, 1);     // nothing to merge
+  EXPECT_EQ(choose_merge(m, work(6, 1, 8192), 3).cluster, 3);   // forced 3: a cluster
+  EXPECT_EQ(choose_merge(m, work(6, 1, 8192), 20).cluster, 1);  // beyond the largest cluster
+  EXPECT_EQ(choose_merge(m, work(6, 1, 8192), 1).cluster, 1);   // nothing to merge
 }
 
 // A solo fp8 launch holds one CTA an SM, so its clusters must fit at that reservation: 16 units of
@@ -247,13 +252,13 @@ TEST(DecodeSplits, SoloClustersFitAtTheReservedSharedMemory) {
   EXPECT_FALSE(a.solo);
   const SplitChoice b = choose_merge(m, work(15, 1, 65536, 128, 1, 7), 8);
   EXPECT_EQ(b.cluster, 8);
-  EXPECT_TRUE(b.solo);   // 120 CTAs in 15 clusters of 8: they fit one CTA an SM
+  EXPECT_TRUE(b.solo);  // 120 CTAs in 15 clusters of 8: they fit one CTA an SM
   const SplitChoice c = choose_merge(m, work(8, 8, 8192, 128, 1), 2);  // 128 CTAs in 64 pairs: 66 fit solo
   EXPECT_EQ(c.cluster, 2);
   EXPECT_TRUE(c.solo);
-  EXPECT_FALSE(choose_merge(m, work(8, 8, 8192, 128, 2), 2).solo);   // 16-bit
+  EXPECT_FALSE(choose_merge(m, work(8, 8, 8192, 128, 2), 2).solo);  // 16-bit
   Machine none = m;
-  none.solo = false;                                                  // the device cannot reserve
+  none.solo = false;  // the device cannot reserve
   EXPECT_FALSE(choose_merge(none, work(8, 8, 8192, 128, 1), 2).solo);
 }
 
@@ -277,14 +282,14 @@ TEST(DecodePrefetch, OnlyLongCtasOfContiguousSixteenBitCaches) {
 // waves; not one-wave grids that fill the SMs (132 SMs, 2 CTAs each).
 TEST(DecodePrefetch, EarlyTriggerOnlyWhereTheNextGridFindsRoom) {
   using cotile::attention::detail::trigger_early;
-  EXPECT_TRUE(trigger_early(64, 132, 2, false));     // (1,32,8,1024): 8 clusters of 8
+  EXPECT_TRUE(trigger_early(64, 132, 2, false));  // (1,32,8,1024): 8 clusters of 8
   EXPECT_TRUE(trigger_early(66, 132, 2, false));
   EXPECT_FALSE(trigger_early(67, 132, 2, false));
-  EXPECT_FALSE(trigger_early(128, 132, 2, false));   // one CTA per SM
-  EXPECT_FALSE(trigger_early(264, 132, 2, false));   // one full wave
-  EXPECT_TRUE(trigger_early(265, 132, 2, false));    // a second wave
-  EXPECT_TRUE(trigger_early(1024, 132, 2, false));   // (128,32,8,1024): four waves
-  EXPECT_TRUE(trigger_early(128, 132, 2, true));      // solo: the next launch's CTAs take one SM each
+  EXPECT_FALSE(trigger_early(128, 132, 2, false));  // one CTA per SM
+  EXPECT_FALSE(trigger_early(264, 132, 2, false));  // one full wave
+  EXPECT_TRUE(trigger_early(265, 132, 2, false));   // a second wave
+  EXPECT_TRUE(trigger_early(1024, 132, 2, false));  // (128,32,8,1024): four waves
+  EXPECT_TRUE(trigger_early(128, 132, 2, true));    // solo: the next launch's CTAs take one SM each
 }
 
 // Solo launches (one CTA an SM by reservation, the next kernel let in early): fp8 grids of one CTA
@@ -292,13 +297,13 @@ TEST(DecodePrefetch, EarlyTriggerOnlyWhereTheNextGridFindsRoom) {
 TEST(DecodePlan, SoloLaunchRule) {
   using cotile::attention::detail::solo_launch;
   using cotile::attention::detail::solo_smem;
-  EXPECT_TRUE(solo_launch(128, 132, 2, 1));    // fp8 (8,32,8,8192) 2c, (1,128,8,131072) 16 splits
-  EXPECT_TRUE(solo_launch(132, 132, 2, 1));    // every SM
+  EXPECT_TRUE(solo_launch(128, 132, 2, 1));  // fp8 (8,32,8,8192) 2c, (1,128,8,131072) 16 splits
+  EXPECT_TRUE(solo_launch(132, 132, 2, 1));  // every SM
   EXPECT_TRUE(solo_launch(67, 132, 2, 1));
-  EXPECT_FALSE(solo_launch(66, 132, 2, 1));    // half the SMs idle: the early trigger needs no reservation
-  EXPECT_FALSE(solo_launch(133, 132, 2, 1));   // two CTAs on some SM
-  EXPECT_FALSE(solo_launch(128, 132, 1, 1));   // the kernel holds an SM alone anyway
-  EXPECT_FALSE(solo_launch(128, 132, 2, 2));   // 16-bit caches
+  EXPECT_FALSE(solo_launch(66, 132, 2, 1));   // half the SMs idle: the early trigger needs no reservation
+  EXPECT_FALSE(solo_launch(133, 132, 2, 1));  // two CTAs on some SM
+  EXPECT_FALSE(solo_launch(128, 132, 1, 1));  // the kernel holds an SM alone anyway
+  EXPECT_FALSE(solo_launch(128, 132, 2, 2));  // 16-bit caches
   EXPECT_EQ(solo_smem(100 << 10, 228 << 10), (114 << 10) + 1024);  // two would need 2 x 116 KiB > 228
   EXPECT_EQ(solo_smem(200 << 10, 228 << 10), 200 << 10);           // already more
 }
@@ -317,9 +322,9 @@ TEST(DecodePrefetch, StaggerOnlyGridsOfSeveralWaves) {
 
 TEST(DecodeWorkspace, HoldsEveryPartialAligned) {
   const auto w = workspace_layout(8, 33, 128);
-  EXPECT_GE(w.lse - w.o, uint64_t(8) * 33 * 16 * 128 * 2);  // 16-bit partial O
+  EXPECT_GE(w.lse - w.o, uint64_t(8) * 33 * 16 * 128 * 2);   // 16-bit partial O
   EXPECT_GE(w.counters - w.lse, uint64_t(8) * 33 * 16 * 4);  // fp32 lse
-  EXPECT_GE(w.total - w.counters, uint64_t(8) * 2 * 4);       // two counters per unit: arrivals, departures
+  EXPECT_GE(w.total - w.counters, uint64_t(8) * 2 * 4);      // two counters per unit: arrivals, departures
   EXPECT_EQ(w.lse % 256, 0u);
   EXPECT_EQ(w.counters % 256, 0u);
   EXPECT_EQ(workspace_layout(8, 1, 128).total, 0u);     // no split: nothing to merge

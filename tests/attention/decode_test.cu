@@ -2,7 +2,8 @@
 // of awkward shapes: B in {1, 3, 17}, N in {0, 1, 15, 16, 17, 1000, 65537}, G in {1, 3, 4, 5, 8,
 // 16, 32}, D in {64, 128, 256}, contiguous (both orders) and paged caches (pages of 1, 16, 256),
 // remap and append on and off, every (Q, KV) dtype pair, soft-cap and window, per-head scales;
-// plus forced splits (both merges, and the workspace merge's thread mappings), wide scores (the lazy rescale's reference moving many times),
+// plus forced splits (both merges, and the workspace merge's thread mappings), wide scores (the
+// lazy rescale's reference moving many times),
 // seqlen / page table / remap written by the kernel just before (late_writer) and a cache of
 // more than 2^31 elements. Each case: fresh random inputs, poisoned outputs,
 // ‖O - ref‖ / ‖ref‖ under the dtype's tolerance, LSE, empty sequences exactly 0 / -inf, the
@@ -25,13 +26,13 @@
 
 namespace {
 
-#define CHECK_CUDA(x)                                                                               \
-  do {                                                                                              \
-    const cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                        \
+#define CHECK_CUDA(x)                                                                              \
+  do {                                                                                             \
+    const cudaError_t e_ = (x);                                                                    \
+    if (e_ != cudaSuccess) {                                                                       \
       std::printf("CUDA error %s at %s:%d: %s\n", cudaGetErrorString(e_), __FILE__, __LINE__, #x); \
-      std::exit(1);                                                                                 \
-    }                                                                                               \
+      std::exit(1);                                                                                \
+    }                                                                                              \
   } while (0)
 
 struct Buf {
@@ -40,7 +41,10 @@ struct Buf {
   explicit Buf(size_t n) : bytes(n) { CHECK_CUDA(cudaMalloc(&p, n ? n : 16)); }
   ~Buf() { cudaFree(p); }
   Buf(const Buf&) = delete;
-  template <class T> T* as() const { return static_cast<T*>(p); }
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(p);
+  }
 };
 
 __device__ uint32_t hash(uint64_t x) {
@@ -53,10 +57,18 @@ __global__ void fill_random(void* dst, int64_t n, int t, uint64_t seed, float am
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
     const float x = amp * (2.0f * (hash(seed * 0x9e3779b97f4a7c15ull + uint64_t(i)) >> 8) / 16777216.0f - 1.0f);
     switch (t) {
-      case COTILE_F16: static_cast<__half*>(dst)[i] = __float2half(x); break;
-      case COTILE_BF16: static_cast<__nv_bfloat16*>(dst)[i] = __float2bfloat16(x); break;
-      case COTILE_E4M3: static_cast<__nv_fp8_e4m3*>(dst)[i] = __nv_fp8_e4m3(x); break;
-      default: static_cast<__nv_fp8_e5m2*>(dst)[i] = __nv_fp8_e5m2(x); break;
+      case COTILE_F16:
+        static_cast<__half*>(dst)[i] = __float2half(x);
+        break;
+      case COTILE_BF16:
+        static_cast<__nv_bfloat16*>(dst)[i] = __float2bfloat16(x);
+        break;
+      case COTILE_E4M3:
+        static_cast<__nv_fp8_e4m3*>(dst)[i] = __nv_fp8_e4m3(x);
+        break;
+      default:
+        static_cast<__nv_fp8_e5m2*>(dst)[i] = __nv_fp8_e5m2(x);
+        break;
     }
   }
 }
@@ -82,15 +94,19 @@ struct Case {
   int window = 0;
   bool per_head_scale = false;
   bool pad_q = false;
-  int splits = 0;  // 0: the plan's choice
+  int splits = 0;            // 0: the plan's choice
   bool late_writes = false;  // seqlen, page table and remap written by the kernel just before (below)
-  float q_amp = 0;  // Q's values in [-q_amp, q_amp]; 0: the default (1, or 4 for fp8 Q with an fp8 cache)
+  float q_amp = 0;           // Q's values in [-q_amp, q_amp]; 0: the default (1, or 4 for fp8 Q with an fp8 cache)
   std::string name() const {
     static const char* dt[] = {"f16", "bf16", "e4m3", "e5m2"};
     char s[256];
-    std::snprintf(s, sizeof s, "B=%d N=%d G=%d D=%d Hkv=%d %s%s%s%s q=%s kv=%s o=%s cap=%g win=%d%s%s%s", B, N, G, D, Hkv,
-                  cache == Cache::kBNHD ? "BNHD" : cache == Cache::kBHND ? "BHND" : "paged", cache == Cache::kPaged ? std::to_string(page).c_str() : "",
-                  remap ? " remap" : "", append ? " append" : "", dt[q_type], dt[kv_type], dt[o_type], softcap, window,
+    std::snprintf(s, sizeof s, "B=%d N=%d G=%d D=%d Hkv=%d %s%s%s%s q=%s kv=%s o=%s cap=%g win=%d%s%s%s", B, N, G, D,
+                  Hkv,
+                  cache == Cache::kBNHD   ? "BNHD"
+                  : cache == Cache::kBHND ? "BHND"
+                                          : "paged",
+                  cache == Cache::kPaged ? std::to_string(page).c_str() : "", remap ? " remap" : "",
+                  append ? " append" : "", dt[q_type], dt[kv_type], dt[o_type], softcap, window,
                   per_head_scale ? " per-head" : "", splits ? (" splits=" + std::to_string(splits)).c_str() : "",
                   q_amp > 0 ? (" q_amp=" + std::to_string(int(q_amp))).c_str() : "");
     if (late_writes) std::strncat(s, " late-writes", sizeof s - std::strlen(s) - 1);
@@ -100,7 +116,9 @@ struct Case {
 
 // Tolerance on ‖O - ref‖ / ‖ref‖: bf16 compute (bf16 cache) and bf16 output round to 8 bits;
 // f16 compute (f16 and fp8 caches) to 11 bits (probabilities and Q in f16).
-double tolerance(const Case& c) { return (c.kv_type == COTILE_BF16 || c.q_type == COTILE_BF16 || c.o_type == COTILE_BF16) ? 2e-2 : 4e-3; }
+double tolerance(const Case& c) {
+  return (c.kv_type == COTILE_BF16 || c.q_type == COTILE_BF16 || c.o_type == COTILE_BF16) ? 2e-2 : 4e-3;
+}
 
 // The kernel before a decode (a programmatic dependent launch, which may start as soon as this
 // lets it, and prefetch before its wait): lets it start, runs ~2 ms, then writes the real sequence
@@ -157,8 +175,8 @@ bool run_case(const Case& c) {
   for (int b = 0; b < B; ++b) remap[b] = Bc - 1 - b;  // injective, and never the identity
   const int64_t q_sh = D + (c.pad_q ? 32 : 0);
   Buf q(size_t(B) * Hq * q_sh * qb), k(cache_elems * kvb), v(cache_elems * kvb), kn(size_t(B) * c.Hkv * D * kvb),
-      vn(size_t(B) * c.Hkv * D * kvb), o(size_t(B) * Hq * D * 2), lse(size_t(B) * Hq * 4), seq(B * 4), tab(table.size() * 4 + 4),
-      rmp(B * 4), ksh(c.Hkv * 4), vsh(c.Hkv * 4);
+      vn(size_t(B) * c.Hkv * D * kvb), o(size_t(B) * Hq * D * 2), lse(size_t(B) * Hq * 4), seq(B * 4),
+      tab(table.size() * 4 + 4), rmp(B * 4), ksh(c.Hkv * 4), vsh(c.Hkv * 4);
   const float amp_kv = kvb == 1 ? 4.0f : 1.0f;
   fill(q, int64_t(B) * Hq * q_sh, c.q_type, g_seed * 7 + 1, c.q_amp > 0 ? c.q_amp : kvb == 1 && qb == 1 ? 4.0f : 1.0f);
   fill(k, cache_elems, c.kv_type, g_seed * 7 + 2, amp_kv);
@@ -179,7 +197,8 @@ bool run_case(const Case& c) {
   a.q = q.p, a.q_stride_b = int64_t(Hq) * q_sh, a.q_stride_h = q_sh;
   a.k = k.p, a.k_stride_b = k_sb, a.k_stride_n = k_sn, a.k_stride_h = k_sh;
   a.v = v.p, a.v_stride_b = k_sb, a.v_stride_n = k_sn, a.v_stride_h = k_sh;
-  if (c.cache == Cache::kPaged) a.page_table = tab.as<int32_t>(), a.page_table_stride = pages_per_seq, a.page_size = c.page;
+  if (c.cache == Cache::kPaged)
+    a.page_table = tab.as<int32_t>(), a.page_table_stride = pages_per_seq, a.page_size = c.page;
   a.seqlen_kv = seq.as<int32_t>();
   if (c.remap && c.cache != Cache::kPaged) a.cache_batch_idx = rmp.as<int32_t>();
   if (c.append) {
@@ -202,7 +221,8 @@ bool run_case(const Case& c) {
     return ++g_failures, false;
   }
   if (c.splits > 1 && c.splits <= 8 && plan.cluster != c.splits) {  // small grids of portable clusters fit on sm_90
-    std::printf("FAIL %s: %d splits not merged in a cluster (plan.cluster = %d)\n", c.name().c_str(), c.splits, plan.cluster);
+    std::printf("FAIL %s: %d splits not merged in a cluster (plan.cluster = %d)\n", c.name().c_str(), c.splits,
+                plan.cluster);
     return ++g_failures, false;
   }
   {  // another plan of the same kernel between this plan and its runs must not change how it launches
@@ -228,13 +248,15 @@ bool run_case(const Case& c) {
     ref::scores<<<dim3((rp.max_len + 127) / 128, unsigned(BH)), 128>>>(rp, s.as<float>());
     ref::softmax_stats<<<unsigned(BH), 256>>>(rp, s.as<float>(), mx.as<float>(), sum.as<float>());
     const int chunk = 256;
-    ref::weighted_values<<<dim3((rp.max_len + chunk - 1) / chunk, unsigned(BH)), D>>>(rp, s.as<float>(), mx.as<float>(), acc.as<float>(), chunk);
+    ref::weighted_values<<<dim3((rp.max_len + chunk - 1) / chunk, unsigned(BH)), D>>>(rp, s.as<float>(), mx.as<float>(),
+                                                                                      acc.as<float>(), chunk);
   } else {
     std::vector<float> ninf(BH, -INFINITY), zero(BH, 0.0f);
     CHECK_CUDA(cudaMemcpy(mx.p, ninf.data(), BH * 4, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(sum.p, zero.data(), BH * 4, cudaMemcpyHostToDevice));
   }
-  ref::finalize<<<unsigned(BH), D>>>(rp, acc.as<float>(), mx.as<float>(), sum.as<float>(), ro.as<float>(), rl.as<float>());
+  ref::finalize<<<unsigned(BH), D>>>(rp, acc.as<float>(), mx.as<float>(), sum.as<float>(), ro.as<float>(),
+                                     rl.as<float>());
   CHECK_CUDA(cudaGetLastError());
   CHECK_CUDA(cudaDeviceSynchronize());
 
@@ -257,9 +279,10 @@ bool run_case(const Case& c) {
       CHECK_CUDA(cudaMemset(tab.p, 0x1f, tab.bytes));
       CHECK_CUDA(cudaMemset(rmp.p, 0x1f, rmp.bytes));
       const auto* r = real.as<int32_t>();
-      late_writer<<<1, 128, 0, stream>>>(LateCopy{r, seq.as<int32_t>(), int(seq.bytes / 4)},
-                                         LateCopy{r + seq.bytes / 4, tab.as<int32_t>(), int(tab.bytes / 4)},
-                                         LateCopy{r + (seq.bytes + tab.bytes) / 4, rmp.as<int32_t>(), int(rmp.bytes / 4)});
+      late_writer<<<1, 128, 0, stream>>>(
+          LateCopy{r, seq.as<int32_t>(), int(seq.bytes / 4)},
+          LateCopy{r + seq.bytes / 4, tab.as<int32_t>(), int(tab.bytes / 4)},
+          LateCopy{r + (seq.bytes + tab.bytes) / 4, rmp.as<int32_t>(), int(rmp.bytes / 4)});
     }
     st = cotile::attention::decode_run(plan, a, ws.p, plan.workspace_bytes, stream);
     if (!st.ok()) {
@@ -289,14 +312,16 @@ bool run_case(const Case& c) {
   for (int64_t i = 0; why.empty() && i < BH; ++i) {
     const int b = int(i / Hq);
     const bool empty = seqlen[b] == 0 && !c.append;
-    if (empty && (out_l[i] != -INFINITY || std::isnan(out_l[i]))) why = "empty sequence lse " + std::to_string(out_l[i]) + " != -inf";
+    if (empty && (out_l[i] != -INFINITY || std::isnan(out_l[i])))
+      why = "empty sequence lse " + std::to_string(out_l[i]) + " != -inf";
     if (empty)
       for (int d = 0; d < D; ++d)
         if (out_o[i * D + d] != 0.0f) why = "empty sequence O != 0";
     if (!empty && !(std::fabs(out_l[i] - ref_l[i]) <= 2e-2 * std::max(1.0f, std::fabs(ref_l[i]))))
       why = "lse[" + std::to_string(i) + "] = " + std::to_string(out_l[i]) + ", reference " + std::to_string(ref_l[i]);
   }
-  if (why.empty() && std::memcmp(out_o.data(), out2.data(), out_o.size() * 4) != 0) why = "second run differs from the first";
+  if (why.empty() && std::memcmp(out_o.data(), out2.data(), out_o.size() * 4) != 0)
+    why = "second run differs from the first";
   if (why.empty() && c.append) {  // the appended rows are in the cache
     for (int b = 0; b < B && why.empty(); ++b)
       for (int h = 0; h < c.Hkv && why.empty(); ++h) {
@@ -306,10 +331,12 @@ bool run_case(const Case& c) {
         std::vector<uint8_t> got(D * kvb), want(D * kvb);
         const int64_t off = (page * k_sb + row * k_sn + h * k_sh) * kvb;
         CHECK_CUDA(cudaMemcpy(got.data(), k.as<uint8_t>() + off, D * kvb, cudaMemcpyDeviceToHost));
-        CHECK_CUDA(cudaMemcpy(want.data(), kn.as<uint8_t>() + (int64_t(b) * c.Hkv + h) * D * kvb, D * kvb, cudaMemcpyDeviceToHost));
+        CHECK_CUDA(cudaMemcpy(want.data(), kn.as<uint8_t>() + (int64_t(b) * c.Hkv + h) * D * kvb, D * kvb,
+                              cudaMemcpyDeviceToHost));
         if (got != want) why = "appended K row not in the cache (b " + std::to_string(b) + ")";
         CHECK_CUDA(cudaMemcpy(got.data(), v.as<uint8_t>() + off, D * kvb, cudaMemcpyDeviceToHost));
-        CHECK_CUDA(cudaMemcpy(want.data(), vn.as<uint8_t>() + (int64_t(b) * c.Hkv + h) * D * kvb, D * kvb, cudaMemcpyDeviceToHost));
+        CHECK_CUDA(cudaMemcpy(want.data(), vn.as<uint8_t>() + (int64_t(b) * c.Hkv + h) * D * kvb, D * kvb,
+                              cudaMemcpyDeviceToHost));
         if (got != want) why = "appended V row not in the cache (b " + std::to_string(b) + ")";
       }
   }
@@ -318,15 +345,16 @@ bool run_case(const Case& c) {
     ++g_failures;
     return false;
   }
-  std::printf("ok   %s splits=%d%s%s rel=%.2e\n", c.name().c_str(), plan.splits, plan.cluster > 1 ? " (cluster)" : "", solo ? " (solo)" : "", rel);
+  std::printf("ok   %s splits=%d%s%s rel=%.2e\n", c.name().c_str(), plan.splits, plan.cluster > 1 ? " (cluster)" : "",
+              solo ? " (solo)" : "", rel);
   return true;
 }
 
 // Each parameter cycles through its values with a different step, so every value of every
 // parameter appears, in varied combinations.
 std::vector<Case> grid(bool quick) {
-  const int Bs[] = {1, 3, 17}, Ns[] = {0, 1, 15, 16, 17, 1000, 65537}, Gs[] = {1, 3, 4, 5, 8, 16, 32}, Ds[] = {64, 128, 256},
-            pages[] = {1, 16, 256};
+  const int Bs[] = {1, 3, 17}, Ns[] = {0, 1, 15, 16, 17, 1000, 65537}, Gs[] = {1, 3, 4, 5, 8, 16, 32},
+            Ds[] = {64, 128, 256}, pages[] = {1, 16, 256};
   std::vector<Case> cases;
   const int n = quick ? 12 : 192;
   for (int i = 0; i < n; ++i) {
@@ -395,14 +423,16 @@ int main(int argc, char** argv) {
     run_case(c);
     c.q_type = c.kv_type = c.o_type = COTILE_BF16, c.cache = Cache::kPaged, c.page = 16, c.G = 5;
     run_case(c);
-    c.q_type = COTILE_F16, c.kv_type = COTILE_E4M3, c.o_type = COTILE_F16, c.cache = Cache::kBHND, c.D = 64, c.softcap = 50;
+    c.q_type = COTILE_F16, c.kv_type = COTILE_E4M3, c.o_type = COTILE_F16, c.cache = Cache::kBHND, c.D = 64,
+    c.softcap = 50;
     run_case(c);
   }
   // The kernel before the decode writes seqlen, the page table and the remap late (late_writer):
   // a long contiguous 16-bit cache, whose first CTAs prefetch before the dependency wait (at the
   // stale values' addresses), and paged caches, whose CTAs do not.
   for (Cache cache : {Cache::kPaged, Cache::kBNHD}) {
-    Case c{3, quick ? 4000 : 65537, 4, 128, 2, cache, 16, cache == Cache::kBNHD, true, COTILE_F16, COTILE_F16, COTILE_F16};
+    Case c{3,  quick ? 4000 : 65537,  4,    128,        2,          cache,
+           16, cache == Cache::kBNHD, true, COTILE_F16, COTILE_F16, COTILE_F16};
     c.late_writes = true;
     if (cache == Cache::kBNHD) c.splits = 2;  // >= 1 024 rows a CTA in the quick subset too: the prefetch runs
     run_case(c);

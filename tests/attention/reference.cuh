@@ -17,8 +17,10 @@ __host__ __device__ inline int elem_bytes(int t) { return t == COTILE_F16 || t =
 
 __device__ inline float to_float(const void* base, int64_t i, int t) {
   switch (t) {
-    case COTILE_F16: return __half2float(static_cast<const __half*>(base)[i]);
-    case COTILE_BF16: return __bfloat162float(static_cast<const __nv_bfloat16*>(base)[i]);
+    case COTILE_F16:
+      return __half2float(static_cast<const __half*>(base)[i]);
+    case COTILE_BF16:
+      return __bfloat162float(static_cast<const __nv_bfloat16*>(base)[i]);
     case COTILE_E4M3: {
       __nv_fp8_e4m3 x;
       x.__x = static_cast<const uint8_t*>(base)[i];
@@ -55,7 +57,8 @@ __device__ inline int64_t row_index(const Problem& p, int b, int h, int n, bool 
     page = a.cache_batch_idx ? a.cache_batch_idx[b] : b;
     row = n;
   }
-  return is_v ? page * a.v_stride_b + row * a.v_stride_n + h * a.v_stride_h : page * a.k_stride_b + row * a.k_stride_n + h * a.k_stride_h;
+  return is_v ? page * a.v_stride_b + row * a.v_stride_n + h * a.v_stride_h
+              : page * a.k_stride_b + row * a.k_stride_n + h * a.k_stride_h;
 }
 
 __device__ inline void attended(const Problem& p, int b, int* start, int* len) {

@@ -7,7 +7,8 @@ using namespace cotile::test;
 
 TEST(Calc, EvaluatesNestedCalls) {
   EXPECT_EQ(calc("left_inverse(((_128,_32),_1,_4):((_128,_1),_0,_32))"), "(_128,_128):(_128,_1)");
-  EXPECT_EQ(calc("composition(make_layout(left_inverse(((_128,_32),_1,_4):((_128,_1),_0,_32)), _1:_0), ((_2,_32),_16):((_16,_32),_1))"),
+  EXPECT_EQ(calc("composition(make_layout(left_inverse(((_128,_32),_1,_4):((_128,_1),_0,_32)), _1:_0), "
+                 "((_2,_32),_16):((_16,_32),_1))"),
             "((_2,(_4,_8)),_16):((_2048,(_4096,_1)),_128)");
 }
 
@@ -20,13 +21,52 @@ TEST(Calc, StrictModeChangesOnlyRefusals) {
 }
 
 TEST(Calc, EveryGoldenOperationIsRegistered) {
-  for (const char* op : {"size", "rank", "depth", "product_each", "flatten", "shape_div", "ceil_div", "elem_less", "crd2idx",
-                         "idx2crd", "congruent", "compatible", "make_layout", "make_layout_right", "make_ordered_layout",
-                         "make_layout_concat", "cosize", "eval", "coalesce", "filter", "filter_zeros", "select", "replace",
-                         "append", "group", "composition", "complement", "right_inverse", "left_inverse", "logical_divide",
-                         "zipped_divide", "tiled_divide", "flat_divide", "logical_product", "blocked_product", "raked_product",
-                         "zipped_product", "tiled_product", "zip", "max_common_vector", "max_common_layout", "upcast", "downcast",
-                         "swizzle_compose", "swizzle_apply", "tile_to_shape"})
+  for (const char* op : {"size",
+                         "rank",
+                         "depth",
+                         "product_each",
+                         "flatten",
+                         "shape_div",
+                         "ceil_div",
+                         "elem_less",
+                         "crd2idx",
+                         "idx2crd",
+                         "congruent",
+                         "compatible",
+                         "make_layout",
+                         "make_layout_right",
+                         "make_ordered_layout",
+                         "make_layout_concat",
+                         "cosize",
+                         "eval",
+                         "coalesce",
+                         "filter",
+                         "filter_zeros",
+                         "select",
+                         "replace",
+                         "append",
+                         "group",
+                         "composition",
+                         "complement",
+                         "right_inverse",
+                         "left_inverse",
+                         "logical_divide",
+                         "zipped_divide",
+                         "tiled_divide",
+                         "flat_divide",
+                         "logical_product",
+                         "blocked_product",
+                         "raked_product",
+                         "zipped_product",
+                         "tiled_product",
+                         "zip",
+                         "max_common_vector",
+                         "max_common_layout",
+                         "upcast",
+                         "downcast",
+                         "swizzle_compose",
+                         "swizzle_apply",
+                         "tile_to_shape"})
     EXPECT_EQ(cotile::cli::registry().count(op), 1u) << op;
 }
 

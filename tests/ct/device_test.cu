@@ -26,11 +26,13 @@ __global__ void evaluate(int64_t* out, int64_t ld) {
   // The spec's Q-load path (§5–§8): the offset of each thread's source partition.
   uint8_t* base = nullptr;
   const auto gQ = make_tensor(make_gmem_ptr(base + 4096), d);
-  const auto mma = make_tiled_mma<cotile::MmaFamily::kSm100_Umma_SS, cotile::Elem::kE5M2, cotile::Elem::kE5M2, 128, 64>();
+  const auto mma =
+      make_tiled_mma<cotile::MmaFamily::kSm100_Umma_SS, cotile::Elem::kE5M2, cotile::Elem::kE5M2, 128, 64>();
   const auto tSgQ = partition_A(mma, gQ, 0);
   const auto data = make_layout(shape(tSgQ.layout()),
                                 replace<0>(stride(tSgQ.layout()), replace<0>(get<0>(stride(tSgQ.layout())), _128{})));
-  const auto atom = make_layout(make_shape(make_shape(_2{}, _32{}), _16{}), make_stride(make_stride(_16{}, _32{}), _1{}));
+  const auto atom =
+      make_layout(make_shape(make_shape(_2{}, _32{}), _16{}), make_stride(make_stride(_16{}, _32{}), _1{}));
   const auto tc = make_cotiled_copy<cotile::CopyOp::kCpAsync16B, cotile::Elem::kE5M2>(atom, data);
   const auto part = partition_S(tc, tSgQ, t);
   o[3] = part.data().get() - base;
@@ -42,8 +44,9 @@ __global__ void evaluate(int64_t* out, int64_t ld) {
   o[6] = elem_less(id(t % 8, t / 8), make_coord(5, 6));
   o[7] = size(d);
   // A swizzled shared-memory tile.
-  const auto sw = tile_to_shape(composition(Swizzle<3, 4, 3>{}, make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{}))),
-                                make_shape(_64{}, _128{}));
+  const auto sw =
+      tile_to_shape(composition(Swizzle<3, 4, 3>{}, make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{}))),
+                    make_shape(_64{}, _128{}));
   o[8] = sw(t * 37 % 8192);
 }
 
@@ -67,19 +70,23 @@ int main() {
   using namespace cotile;
   const cotile::Layout s = make_layout(make_tuple(I(S(8)), I(S(8))), make_tuple(I(S(8)), I(S(1))));
   const cotile::Layout d = make_layout(make_tuple(I(S(128)), I(S(128))), make_tuple(I(D(ld)), I(S(1))));
-  const cotile::Layout c = cotile::composition(d, make_layout(make_tuple(I(S(4)), I(S(16))), make_tuple(I(S(16)), I(S(1)))));
+  const cotile::Layout c =
+      cotile::composition(d, make_layout(make_tuple(I(S(4)), I(S(16))), make_tuple(I(S(16)), I(S(1)))));
   const FmhaGenQ q = fmha_gen_q(Elem::kE5M2, S(128), S(128),
                                 cotile::Layout{make_tuple(make_tuple(I(S(2)), I(S(32))), I(S(16))),
                                                make_tuple(make_tuple(I(S(16)), I(S(32))), I(S(1)))});
-  const cotile::ComposedLayout sw =
-      cotile::tile_to_shape(cotile::composition(make_swizzle(3, 4, 3), make_layout(make_tuple(I(S(8)), I(S(64))), make_tuple(I(S(64)), I(S(1))))),
-                    make_tuple(I(S(64)), I(S(128))));
+  const cotile::ComposedLayout sw = cotile::tile_to_shape(
+      cotile::composition(make_swizzle(3, 4, 3),
+                          make_layout(make_tuple(I(S(8)), I(S(64))), make_tuple(I(S(64)), I(S(1))))),
+      make_tuple(I(S(64)), I(S(128))));
   int failures = 0, checks = 0;
   auto check = [&](int t, int k, int64_t want) {
     ++checks;
     if (out[t * kPerThread + k] != want) {
       ++failures;
-      if (failures < 20) std::printf("FAIL thread %d value %d: device %lld, host %lld\n", t, k, (long long)out[t * kPerThread + k], (long long)want);
+      if (failures < 20)
+        std::printf("FAIL thread %d value %d: device %lld, host %lld\n", t, k, (long long)out[t * kPerThread + k],
+                    (long long)want);
     }
   };
   for (int t = 0; t < kThreads; ++t) {

@@ -90,7 +90,8 @@ TEST(Typed, IntegerArithmeticKeepsStaticness) {
 }
 
 TEST(Typed, ShapeAndStrideOfAMode) {
-  const auto l = make_layout(make_shape(make_shape(_128{}, _32{}), _1{}, _4{}), make_stride(make_stride(opaque(128), _1{}), _0{}, _32{}));
+  const auto l = make_layout(make_shape(make_shape(_128{}, _32{}), _1{}, _4{}),
+                             make_stride(make_stride(opaque(128), _1{}), _0{}, _32{}));
   EXPECT_EQ(to_string(shape<0>(l)), "(_128,_32)");
   EXPECT_EQ(to_string(stride<0>(l)), "(128,_1)");
   static_assert(std::is_same_v<decltype(shape<0, 1>(l)), _32>, "a static leaf of a mode is a static Int");
@@ -101,13 +102,15 @@ TEST(Typed, AlgebraMatchesTheEngine) {
   const int64_t D = opaque(128);
   const auto gq = make_layout(make_shape(_128{}, _128{}), make_stride(D, _1{}));
   EXPECT_EQ(to_string(zipped_divide(gq, make_tile(_8{}, _16{}))), "((_8,_16),(_16,_8)):((128,_1),(1024,_16))");
-  const auto data = make_layout(make_shape(make_shape(_128{}, _32{}), _1{}, _4{}), make_stride(make_stride(_128{}, _1{}), _0{}, _32{}));
+  const auto data = make_layout(make_shape(make_shape(_128{}, _32{}), _1{}, _4{}),
+                                make_stride(make_stride(_128{}, _1{}), _0{}, _32{}));
   EXPECT_EQ(to_string(coalesce(data)), "(_128,_128):(_128,_1)");
   EXPECT_EQ(to_string(left_inverse(data)), "(_128,_128):(_128,_1)");
   const auto tv = make_layout(make_shape(make_shape(_2{}, _32{}), _16{}), make_stride(make_stride(_16{}, _32{}), _1{}));
   const auto tvd = composition(make_layout(left_inverse(data), make_layout(_1{}, _0{})), tv);
   EXPECT_EQ(to_string(tvd), "((_2,(_4,_8)),_16):((_2048,(_4096,_1)),_128)");
-  EXPECT_EQ(to_string(complement(make_layout(make_shape(_4{}, _8{}), make_stride(_2{}, _16{})), _256{})), "(_2,_2,_2):(_1,_8,_128)");
+  EXPECT_EQ(to_string(complement(make_layout(make_shape(_4{}, _8{}), make_stride(_2{}, _16{})), _256{})),
+            "(_2,_2,_2):(_1,_8,_128)");
   EXPECT_EQ(to_string(right_inverse(make_layout(make_shape(_4{}, _8{}), make_stride(_8{}, _1{})))), "(_8,_4):(_4,_1)");
   EXPECT_EQ(to_string(upcast<4>(make_layout(make_shape(_8{}, 32), make_stride(_1{}, 8)))), "(_2,32):(_1,2)");
   // A run-time stride that is not a multiple of N: CuTe truncates it (2 / 4 = 0); the law is
@@ -119,7 +122,8 @@ TEST(Typed, DynamicValuesFlowThroughTheProgram) {
   for (int64_t ld : {64, 100, 1000}) {
     const auto l = make_layout(make_shape(_16{}, opaque(ld)), make_stride(opaque(ld), _1{}));
     const auto c = composition(l, make_layout(make_shape(_4{}, _4{}), make_stride(_4{}, _1{})));
-    const cotile::Layout e = cotile::composition(engine(l), engine(make_layout(make_shape(_4{}, _4{}), make_stride(_4{}, _1{}))));
+    const cotile::Layout e =
+        cotile::composition(engine(l), engine(make_layout(make_shape(_4{}, _4{}), make_stride(_4{}, _1{}))));
     EXPECT_EQ(to_string(c), cotile::to_string(e));
     for (int64_t i = 0; i < 16; ++i) EXPECT_EQ(c(i), cotile::eval(e, int(i)).value);
   }
@@ -173,9 +177,11 @@ TEST(Typed, SpecChainAsKernelCode) {
   const auto mma = make_tiled_mma<MmaFamily::kSm100_Umma_SS, Elem::kE5M2, Elem::kE5M2, 128, 64>();
   const auto tSgQ = partition_A(mma, gQ, 0);
   EXPECT_EQ(to_string(tSgQ.layout()), "((_128,_32),_1,_4):((128,_1),_0,_32)");
-  const auto data = make_layout(shape(tSgQ.layout()), replace<0>(stride(tSgQ.layout()), replace<0>(get<0>(stride(tSgQ.layout())), _128{})));
+  const auto data = make_layout(shape(tSgQ.layout()),
+                                replace<0>(stride(tSgQ.layout()), replace<0>(get<0>(stride(tSgQ.layout())), _128{})));
   EXPECT_EQ(to_string(data), "((_128,_32),_1,_4):((_128,_1),_0,_32)");
-  const auto atom = make_layout(make_shape(make_shape(_2{}, _32{}), _16{}), make_stride(make_stride(_16{}, _32{}), _1{}));
+  const auto atom =
+      make_layout(make_shape(make_shape(_2{}, _32{}), _16{}), make_stride(make_stride(_16{}, _32{}), _1{}));
   const auto tc = make_cotiled_copy<CopyOp::kCpAsync16B, Elem::kE5M2>(atom, data);
   EXPECT_EQ(to_string(layout_tv(tc)), "((_2,(_4,_8)),_16):((_1,(_256,_2)),_16)");
   EXPECT_EQ(to_string(get_layoutS_TV(tc)), "((_2,_4,_8),(_16,_1)):((_1,_256,_2),(_16,_0))");
@@ -190,8 +196,8 @@ TEST(Typed, SpecChainAsKernelCode) {
 // retile of a fragment already in the copy's (values, M, N) shape is that fragment unchanged, and
 // a retiled fragment covers every register exactly once.
 TEST(Typed, RetileKeepsAPartitionShapedFragment) {
-  const auto tc = make_tiled_copy<CopyOp::kU128, Elem::kHalf>(make_layout(make_shape(_32{}, _4{}), make_stride(_4{}, _1{})),
-                                                             make_layout(make_shape(_1{}, _8{})));
+  const auto tc = make_tiled_copy<CopyOp::kU128, Elem::kHalf>(
+      make_layout(make_shape(_32{}, _4{}), make_stride(_4{}, _1{})), make_layout(make_shape(_1{}, _8{})));
   const auto src = make_tensor(OffsetIter{}, make_layout(make_shape(_64{}, _64{}), make_stride(opaque(64), _1{})));
   auto frag = make_tensor<float>(make_layout(shape(partition_S(tc, src, 0).layout())));
   EXPECT_EQ(to_string(frag.layout()), "((_8,_1),_2,_2):((_1,_0),_8,_16)");
@@ -209,8 +215,8 @@ TEST(Typed, RetileKeepsAPartitionShapedFragment) {
 
 // A thread slice partitions exactly as the free functions with that thread index do.
 TEST(Typed, ThreadSliceMatchesFreePartition) {
-  const auto tc = make_tiled_copy<CopyOp::kU128, Elem::kHalf>(make_layout(make_shape(_32{}, _4{}), make_stride(_4{}, _1{})),
-                                                             make_layout(make_shape(_1{}, _8{})));
+  const auto tc = make_tiled_copy<CopyOp::kU128, Elem::kHalf>(
+      make_layout(make_shape(_32{}, _4{}), make_stride(_4{}, _1{})), make_layout(make_shape(_1{}, _8{})));
   const auto g = make_tensor(OffsetIter{}, make_layout(make_shape(_64{}, _64{}), make_stride(opaque(64), _1{})));
   for (int t = 0; t < 128; ++t) {
     const auto a = get_slice(tc, t).partition_S(g);
@@ -219,7 +225,8 @@ TEST(Typed, ThreadSliceMatchesFreePartition) {
     EXPECT_EQ(a.data().offset, b.data().offset);
     EXPECT_EQ(a.data().offset, (t / 4) * 64 + (t % 4) * 8);
   }
-  const auto mma = make_tiled_mma<MmaFamily::kSm80_16x8x16, Elem::kHalf, Elem::kHalf, 16, 8>(make_layout(make_shape(_2{}, _2{}, _1{})));
+  const auto mma = make_tiled_mma<MmaFamily::kSm80_16x8x16, Elem::kHalf, Elem::kHalf, 16, 8>(
+      make_layout(make_shape(_2{}, _2{}, _1{})));
   const auto c = make_tensor(OffsetIter{}, make_layout(make_shape(_64{}, _32{})));
   for (int t = 0; t < 128; ++t) {
     const auto p = get_thread_slice(mma, t).partition_C(c);

@@ -9,7 +9,8 @@ using namespace cotile;
 using namespace cotile::test;
 
 namespace {
-const char* kFamilies[] = {"inttuple", "layout", "composition", "complement_inverse", "divide_product", "swizzle", "copy", "mma", "fmha_gen_q"};
+const char* kFamilies[] = {"inttuple", "layout", "composition", "complement_inverse", "divide_product",
+                           "swizzle",  "copy",   "mma",         "fmha_gen_q"};
 }
 
 TEST(Text, PrintOfParseIsIdentityOnTheCorpus) {
@@ -63,8 +64,13 @@ TEST(Text, ParseErrorsShowTheColumn) {
     return std::string();
   };
   EXPECT_EQ(msg("(_2,_4"), "parse: expected ',' or ')' at column 7, found end of input\n  (_2,_4\n        ^");
-  EXPECT_EQ(msg("(_2,_4):(_1)"), "parse: expected a stride congruent to the shape (_2,_4) at column 9, found '('\n  (_2,_4):(_1)\n          ^");
-  EXPECT_EQ(msg("(_2,,_4)"), "parse: expected a value (integer, '_', '(' or a name) at column 5, found ','\n  (_2,,_4)\n      ^");
+  EXPECT_EQ(
+      msg("(_2,_4):(_1)"),
+      "parse: expected a stride congruent to the shape (_2,_4) at column 9, found '('\n  (_2,_4):(_1)\n          ^");
+  EXPECT_EQ(msg("(_2,,_4)"),
+            "parse: expected a value (integer, '_', '(' or a name) at column 5, found ','\n  (_2,,_4)\n      ^");
   EXPECT_EQ(msg("_2 _3"), "parse: expected end of input at column 4, found '_'\n  _2 _3\n     ^");
-  EXPECT_EQ(msg("99999999999999999999"), "parse: expected an integer that fits in 64 bits at column 19, found '9'\n  99999999999999999999\n                    ^");
+  EXPECT_EQ(msg("99999999999999999999"),
+            "parse: expected an integer that fits in 64 bits at column 19, found '9'\n  99999999999999999999\n         "
+            "           ^");
 }

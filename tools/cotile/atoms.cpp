@@ -50,8 +50,10 @@ MmaTraits parse_mma(const std::string& s, const std::string& op) {
   if (s == "SM80_16x8x16_F32F16F16F32_TN") return mma_traits(MmaFamily::kSm80_16x8x16, Elem::kHalf, Elem::kHalf, 16, 8);
   if (s == "SM80_16x8x16_F32BF16BF16F32_TN")
     return mma_traits(MmaFamily::kSm80_16x8x16, Elem::kBFloat16, Elem::kBFloat16, 16, 8);
-  if (s == "SM89_16x8x32_F32E4M3E4M3F32_TN") return mma_traits(MmaFamily::kSm89_16x8x32, Elem::kE4M3, Elem::kE4M3, 16, 8);
-  if (s == "SM89_16x8x32_F32E5M2E5M2F32_TN") return mma_traits(MmaFamily::kSm89_16x8x32, Elem::kE5M2, Elem::kE5M2, 16, 8);
+  if (s == "SM89_16x8x32_F32E4M3E4M3F32_TN")
+    return mma_traits(MmaFamily::kSm89_16x8x32, Elem::kE4M3, Elem::kE4M3, 16, 8);
+  if (s == "SM89_16x8x32_F32E5M2E5M2F32_TN")
+    return mma_traits(MmaFamily::kSm89_16x8x32, Elem::kE5M2, Elem::kE5M2, 16, 8);
   const size_t lt = s.find('<');
   const std::string base = s.substr(0, lt);
   std::vector<std::string> targs;
@@ -67,7 +69,8 @@ MmaTraits parse_mma(const std::string& s, const std::string& op) {
   if (base.rfind("SM90_64x", 0) == 0) {
     int n = 0, k = 0;
     char types[64] = {0};
-    if (std::sscanf(base.c_str(), "SM90_64x%dx%d_F32%63[A-Z0-9]", &n, &k, types) != 3) unknown(op, "MMA atom", s, known);
+    if (std::sscanf(base.c_str(), "SM90_64x%dx%d_F32%63[A-Z0-9]", &n, &k, types) != 3)
+      unknown(op, "MMA atom", s, known);
     const std::string ty = types;
     Elem e;
     if (ty == "F16F16") e = Elem::kHalf;

@@ -12,7 +12,8 @@ std::string value_json(const Value& v) {
     j += ",\"integer\":" + std::to_string(v.integer.value) + ",\"static\":" + (v.integer.is_static ? "true" : "false");
   } else if (v.kind == Value::kRecord) {
     j += ",\"fields\":{";
-    for (size_t i = 0; i < v.names.size(); ++i) j += (i ? "," : "") + json_str(v.names[i]) + ":" + value_json(v.elems[i]);
+    for (size_t i = 0; i < v.names.size(); ++i)
+      j += (i ? "," : "") + json_str(v.names[i]) + ":" + value_json(v.elems[i]);
     j += "}";
   }
   return j + "}";
@@ -41,7 +42,8 @@ CalcOutcome calc_expression(const std::string& expr, CalcOptions opt) {
   try {
     const Value v = evaluate(expr, opt);
     for (int k = 0; k < log.count && k < LawLog::kKept; ++k) out.warnings.push_back(log.kept[k].message.c_str());
-    if (log.count > LawLog::kKept) out.warnings.push_back(std::to_string(log.count - LawLog::kKept) + " more violated laws");
+    if (log.count > LawLog::kKept)
+      out.warnings.push_back(std::to_string(log.count - LawLog::kKept) + " more violated laws");
     std::string w;
     for (size_t k = 0; k < out.warnings.size(); ++k) w += (k ? "," : "") + json_str(out.warnings[k]);
     out.ok = true;

@@ -16,7 +16,7 @@ struct CalcOutcome {
   std::vector<std::string> warnings;  // --as-cute: the laws CuTe's result violates
   std::string error;                  // the error's full message (what follows "error: ")
   std::string error_op, error_rule;
-  int column = 0;                     // 1-based column of a parse error in the expression; 0 if none
+  int column = 0;  // 1-based column of a parse error in the expression; 0 if none
 };
 
 // Evaluate one expression as `cotile calc` does with the options `opt` (its log is not used).

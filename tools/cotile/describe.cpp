@@ -5,7 +5,8 @@ namespace cotile::cli {
 std::string plain(const std::string& s) {
   std::string r;
   for (size_t i = 0; i < s.size(); ++i)
-    if (!(s[i] == '_' && i + 1 < s.size() && (isdigit(static_cast<unsigned char>(s[i + 1])) || s[i + 1] == '-'))) r += s[i];
+    if (!(s[i] == '_' && i + 1 < s.size() && (isdigit(static_cast<unsigned char>(s[i + 1])) || s[i + 1] == '-')))
+      r += s[i];
   return r;
 }
 

@@ -101,16 +101,19 @@ Svg render(std::vector<Panel>& panels, bool markup) {
       x0 = right + (p.row_notes.empty() ? 40 : 90);
       continue;
     }
-    s += "<g class=\"panel\"><text x=\"" + std::to_string(x0) + "\" y=\"24\" font-size=\"14\" font-family=\"monospace\">" + esc(p.title) + "</text>\n";
+    s += "<g class=\"panel\"><text x=\"" + std::to_string(x0) +
+         "\" y=\"24\" font-size=\"14\" font-family=\"monospace\">" + esc(p.title) + "</text>\n";
     for (const Cell& c : p.cells) {
       const double x = x0 + double(c.col) * cw, y = top + double(c.row) * ch;
       char rect[256];
-      std::snprintf(rect, sizeof rect, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>", x, y, cw, ch,
-                    c.fill.c_str());
+      std::snprintf(rect, sizeof rect, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>", x, y,
+                    cw, ch, c.fill.c_str());
       s += "<g class=\"cell\" data-tip=\"" + esc(c.tip) + "\">" + rect + "<title>" + esc(c.tip) + "</title>";
       if (labels) {
         char t[160];
-        std::snprintf(t, sizeof t, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\" text-anchor=\"middle\" dominant-baseline=\"central\" font-family=\"monospace\">",
+        std::snprintf(t, sizeof t,
+                      "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\" text-anchor=\"middle\" "
+                      "dominant-baseline=\"central\" font-family=\"monospace\">",
                       x + cw / 2, y + ch / 2, font);
         s += t + esc(c.label) + "</text>";
       }
@@ -119,27 +122,36 @@ Svg render(std::vector<Panel>& panels, bool markup) {
     // Grid: thin lines per cell when cells are large, thick lines at mode boundaries.
     auto line = [&](double xa, double ya, double xb, double yb, double w, const char* color) {
       char l[200];
-      std::snprintf(l, sizeof l, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.1f\"/>", xa, ya, xb, yb, color, w);
+      std::snprintf(l, sizeof l,
+                    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.1f\"/>", xa,
+                    ya, xb, yb, color, w);
       s += l;
     };
     for (int64_t r = 0; r <= p.rows; ++r) {
       bool major = r == 0 || r == p.rows;
       for (int64_t b : p.row_breaks) major = major || r % b == 0;
-      if (major || ch >= 10) line(x0, top + double(r) * ch, right, top + double(r) * ch, major ? 1.6 : 0.3, major ? "#000" : "#888");
+      if (major || ch >= 10)
+        line(x0, top + double(r) * ch, right, top + double(r) * ch, major ? 1.6 : 0.3, major ? "#000" : "#888");
     }
     for (int64_t c = 0; c <= p.cols; ++c) {
       bool major = c == 0 || c == p.cols;
       for (int64_t b : p.col_breaks) major = major || c % b == 0;
-      if (major || cw >= 10) line(x0 + double(c) * cw, top, x0 + double(c) * cw, bottom, major ? 1.6 : 0.3, major ? "#000" : "#888");
+      if (major || cw >= 10)
+        line(x0 + double(c) * cw, top, x0 + double(c) * cw, bottom, major ? 1.6 : 0.3, major ? "#000" : "#888");
     }
     for (size_t r = 0; r < p.row_notes.size(); ++r) {
       char t[200];
-      std::snprintf(t, sizeof t, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\" font-family=\"monospace\" dominant-baseline=\"central\">", right + 4, top + (double(r) + 0.5) * ch, std::max(font, 7.0));
+      std::snprintf(
+          t, sizeof t,
+          "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\" font-family=\"monospace\" dominant-baseline=\"central\">",
+          right + 4, top + (double(r) + 0.5) * ch, std::max(font, 7.0));
       s += t + esc(p.row_notes[r]) + "</text>";
     }
     for (size_t c = 0; c < p.col_notes.size(); ++c) {
       char t[200];
-      std::snprintf(t, sizeof t, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\" font-family=\"monospace\" text-anchor=\"middle\">", x0 + (double(c) + 0.5) * cw, bottom + 14, std::max(font, 7.0));
+      std::snprintf(t, sizeof t,
+                    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\" font-family=\"monospace\" text-anchor=\"middle\">",
+                    x0 + (double(c) + 0.5) * cw, bottom + 14, std::max(font, 7.0));
       s += t + esc(p.col_notes[c]) + "</text>";
     }
     s += "</g>\n";
@@ -152,21 +164,27 @@ Svg render(std::vector<Panel>& panels, bool markup) {
   out.labels = labels;
   if (!markup) return out;
   out.body = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(out.width) + "\" height=\"" +
-             std::to_string(out.height) + "\" viewBox=\"0 0 " + std::to_string(out.width) + " " + std::to_string(out.height) +
-             "\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n" + s + "</svg>\n";
+             std::to_string(out.height) + "\" viewBox=\"0 0 " + std::to_string(out.width) + " " +
+             std::to_string(out.height) + "\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n" + s +
+             "</svg>\n";
   return out;
 }
 
 std::string html_page(const std::string& title, const Svg& svg) {
   return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + esc(title) +
          "</title>\n<style>body{font-family:monospace;margin:8px}#tip{position:fixed;display:none;background:#ffe;"
-         "border:1px solid #888;padding:4px 6px;pointer-events:none;font-size:13px}.cell:hover rect{stroke:#000;stroke-width:2}"
-         "</style></head>\n<body>\n<h3>" + esc(title) + "</h3>\n<div id=\"tip\"></div>\n" + svg.body +
-         "<script>\n(function(){\n  var tip=document.getElementById('tip');\n  var cells=document.querySelectorAll('.cell');\n"
-         "  cells.forEach(function(c){\n    c.addEventListener('mousemove',function(e){tip.textContent=c.getAttribute('data-tip');"
+         "border:1px solid #888;padding:4px 6px;pointer-events:none;font-size:13px}.cell:hover "
+         "rect{stroke:#000;stroke-width:2}"
+         "</style></head>\n<body>\n<h3>" +
+         esc(title) + "</h3>\n<div id=\"tip\"></div>\n" + svg.body +
+         "<script>\n(function(){\n  var tip=document.getElementById('tip');\n  var "
+         "cells=document.querySelectorAll('.cell');\n"
+         "  cells.forEach(function(c){\n    "
+         "c.addEventListener('mousemove',function(e){tip.textContent=c.getAttribute('data-tip');"
          "tip.style.left=(e.clientX+12)+'px';tip.style.top=(e.clientY+12)+'px';tip.style.display='block';});\n"
          "    c.addEventListener('mouseleave',function(){tip.style.display='none';});\n  });\n"
-         "  document.body.setAttribute('data-cells',String(cells.length));\n  document.body.setAttribute('data-ready','1');\n})();\n"
+         "  document.body.setAttribute('data-cells',String(cells.length));\n  "
+         "document.body.setAttribute('data-ready','1');\n})();\n"
          "</script>\n</body></html>\n";
 }
 
@@ -177,8 +195,9 @@ Panel layout_panel(const Layout& l, const std::string& title) {
   for (int64_t i = 0; i < size(l).value; ++i) {
     const int64_t a = eval(l, I(D(i))).value;
     const int64_t r = i % p.rows, c = i / p.rows;
-    p.cells.push_back({r, c, std::to_string(a), "(" + std::to_string(r) + "," + std::to_string(c) + ") coord " +
-                                                    to_string(idx2crd(I(D(i)), l.shape)) + " -> offset " + std::to_string(a),
+    p.cells.push_back({r, c, std::to_string(a),
+                       "(" + std::to_string(r) + "," + std::to_string(c) + ") coord " +
+                           to_string(idx2crd(I(D(i)), l.shape)) + " -> offset " + std::to_string(a),
                        thread_color(a)});
   }
   return p;
@@ -193,8 +212,8 @@ Panel tv_panel(const Layout& tv, const IntTuple& tile, const std::string& title)
     const int64_t z = eval(tv, I(D(i))).value, t = i % threads, v = i / threads;
     const int64_t r = z % p.rows, c = z / p.rows;
     p.cells.push_back({r, c, "T" + std::to_string(t) + "V" + std::to_string(v),
-                       "T" + std::to_string(t) + " V" + std::to_string(v) + " -> (" + std::to_string(r) + "," + std::to_string(c) +
-                           ") offset " + std::to_string(z),
+                       "T" + std::to_string(t) + " V" + std::to_string(v) + " -> (" + std::to_string(r) + "," +
+                           std::to_string(c) + ") offset " + std::to_string(z),
                        thread_color(t)});
   }
   return p;
@@ -221,7 +240,8 @@ Panel partition_panel(const TiledCopy& tc, const IntTuple& shape, bool src, cons
       const int64_t r = q % p.rows, c = q / p.rows;
       p.cells.push_back({r, c, "T" + std::to_string(t) + "V" + std::to_string(v),
                          "T" + std::to_string(t) + " V" + std::to_string(v) + " -> (" + std::to_string(r) + "," +
-                             std::to_string(c) + ") coord " + to_string(idx2crd(I(D(q)), shape)) + " offset " + std::to_string(q),
+                             std::to_string(c) + ") coord " + to_string(idx2crd(I(D(q)), shape)) + " offset " +
+                             std::to_string(q),
                          fill});
     }
   }
@@ -245,7 +265,8 @@ Panel swizzle_panel(const ComposedLayout& c, int64_t elem_bytes, const std::stri
     char fill[48];
     std::snprintf(fill, sizeof fill, "hsl(%d,60%%,80%%)", int(b * 360 / 32));
     p.cells.push_back({r, col, std::to_string(a),
-                       "(" + std::to_string(r) + "," + std::to_string(col) + ") offset " + std::to_string(a) + " bank " + std::to_string(b),
+                       "(" + std::to_string(r) + "," + std::to_string(col) + ") offset " + std::to_string(a) +
+                           " bank " + std::to_string(b),
                        fill});
   }
   auto degree = [](const std::vector<std::pair<int64_t, int64_t>>& bw) {
@@ -257,7 +278,8 @@ Panel swizzle_panel(const ComposedLayout& c, int64_t elem_bytes, const std::stri
   };
   for (int64_t r = 0; r < p.rows; ++r) {
     std::vector<std::pair<int64_t, int64_t>> bw;
-    for (int64_t col = 0; col < p.cols; ++col) bw.push_back({bank[size_t(r)][size_t(col)], word[size_t(r)][size_t(col)]});
+    for (int64_t col = 0; col < p.cols; ++col)
+      bw.push_back({bank[size_t(r)][size_t(col)], word[size_t(r)][size_t(col)]});
     p.row_notes.push_back(std::to_string(degree(bw)) + "-way");
   }
   for (int64_t col = 0; col < p.cols; ++col) {
@@ -271,13 +293,16 @@ Panel swizzle_panel(const ComposedLayout& c, int64_t elem_bytes, const std::stri
 }  // namespace
 
 Flags draw_flags(const std::vector<std::string>& args) {
-  return parse_flags(args, {"o", "tile", "atom", "elem", "atom-tv", "data", "thr", "val", "tensor", "elem-bytes", "rows"}, "draw");
+  return parse_flags(
+      args, {"o", "tile", "atom", "elem", "atom-tv", "data", "thr", "val", "tensor", "elem-bytes", "rows"}, "draw");
 }
 
 Drawing draw_from(const Flags& f, bool documents) {
   g_rows_override = f.integer("rows", 0, "draw");
   if (f.positional.empty())
-    throw Error("draw", "usage", "draw: usage: draw layout L | draw tv TV --tile SHAPE | draw copy ... | draw swizzle SWIZZLED_LAYOUT [--elem-bytes N] [-o FILE] [--html]");
+    throw Error("draw", "usage",
+                "draw: usage: draw layout L | draw tv TV --tile SHAPE | draw copy ... | draw swizzle SWIZZLED_LAYOUT "
+                "[--elem-bytes N] [-o FILE] [--html]");
   const std::string what = f.positional[0];
   std::vector<Panel> panels;
   std::string title;
@@ -287,17 +312,20 @@ Drawing draw_from(const Flags& f, bool documents) {
     title = "layout " + to_string(l);
     panels.push_back(layout_panel(l, title));
   } else if (what == "tv") {
-    if (f.positional.size() < 2 || !f.has("tile")) throw Error("draw", "usage", "draw tv: usage: draw tv TV_LAYOUT --tile SHAPE");
+    if (f.positional.size() < 2 || !f.has("tile"))
+      throw Error("draw", "usage", "draw tv: usage: draw tv TV_LAYOUT --tile SHAPE");
     const Layout tv = text::to_layout(text::parse(f.positional[1]), "draw", 1);
     const IntTuple tile = text::to_int_tuple(text::parse(f.get("tile")), "draw --tile", 1);
     title = "TV layout " + to_string(tv) + " over " + to_string(tile);
     panels.push_back(tv_panel(tv, tile, title));
   } else if (what == "copy") {
     const TiledCopy tc = copy_from_flags(f, "draw copy");
-    const IntTuple shape = f.has("tensor") ? text::to_layout(text::parse(f.get("tensor")), "draw --tensor", 1).shape
-                                           : (f.has("data") ? text::to_layout(text::parse(f.get("data")), "draw --data", 1).shape
-                                                            : tiler_shape(tc.tiler));
-    title = std::string("tiled copy ") + tc.atom.traits.name + " " + name(tc.atom.elem) + ", layout_tv " + to_string(tc.layout_tv);
+    const IntTuple shape = f.has("tensor")
+                               ? text::to_layout(text::parse(f.get("tensor")), "draw --tensor", 1).shape
+                               : (f.has("data") ? text::to_layout(text::parse(f.get("data")), "draw --data", 1).shape
+                                                : tiler_shape(tc.tiler));
+    title = std::string("tiled copy ") + tc.atom.traits.name + " " + name(tc.atom.elem) + ", layout_tv " +
+            to_string(tc.layout_tv);
     panels.push_back(partition_panel(tc, shape, true, "source (partition_S)"));
     panels.push_back(partition_panel(tc, shape, false, "destination (partition_D)"));
   } else if (what == "swizzle") {
@@ -310,11 +338,13 @@ Drawing draw_from(const Flags& f, bool documents) {
     title = "shared memory " + to_string(c) + ", " + std::to_string(eb) + "-byte elements: banks and conflict degree";
     panels.push_back(swizzle_panel(c, eb, title));
   } else {
-    throw Error("draw", "unknown subject '" + what + "'", "draw: unknown subject '" + what + "' (layout tv copy swizzle)");
+    throw Error("draw", "unknown subject '" + what + "'",
+                "draw: unknown subject '" + what + "' (layout tv copy swizzle)");
   }
   const Svg svg = render(panels, documents);
-  return Drawing{what, title, svg.body, documents ? html_page(title, svg) : "", svg.cells, svg.width, svg.height,
-                 std::move(panels), svg.cell_w, svg.cell_h, svg.font, svg.labels};
+  return Drawing{what,       title,      svg.body,   documents ? html_page(title, svg) : "",
+                 svg.cells,  svg.width,  svg.height, std::move(panels),
+                 svg.cell_w, svg.cell_h, svg.font,   svg.labels};
 }
 
 int cmd_draw(const std::vector<std::string>& args) {
@@ -330,9 +360,10 @@ int cmd_draw(const std::vector<std::string>& args) {
     o << doc;
   }
   if (f.json)
-    std::printf("{\"subject\":%s,\"title\":%s,\"file\":%s,\"format\":%s,\"cells\":%lld,\"width\":%lld,\"height\":%lld}\n",
-                json_str(d.subject).c_str(), json_str(d.title).c_str(), out.empty() ? "null" : json_str(out).c_str(),
-                json_str(f.html ? "html" : "svg").c_str(), (long long)d.cells, (long long)d.width, (long long)d.height);
+    std::printf(
+        "{\"subject\":%s,\"title\":%s,\"file\":%s,\"format\":%s,\"cells\":%lld,\"width\":%lld,\"height\":%lld}\n",
+        json_str(d.subject).c_str(), json_str(d.title).c_str(), out.empty() ? "null" : json_str(out).c_str(),
+        json_str(f.html ? "html" : "svg").c_str(), (long long)d.cells, (long long)d.width, (long long)d.height);
   return 0;
 }
 

@@ -11,10 +11,10 @@
 namespace cotile::cli {
 
 struct Step {
-  std::string section;  // e.g. "§7.2" (presets) or ""
-  std::string name;     // "inv_data_layout"
-  std::string value;    // CuTe text
-  std::string function; // "q(a) = ..." ("" when not a layout)
+  std::string section;   // e.g. "§7.2" (presets) or ""
+  std::string name;      // "inv_data_layout"
+  std::string value;     // CuTe text
+  std::string function;  // "q(a) = ..." ("" when not a layout)
   std::string domain;
   std::string why;
 };
@@ -46,13 +46,15 @@ struct Flags {
   int64_t integer(const std::string& k, int64_t fallback, const std::string& verb) const;
 };
 // An option not in `valued` (nor --json, --strict, --html) is an Error naming the verb.
-Flags parse_flags(const std::vector<std::string>& args, const std::vector<std::string>& valued, const std::string& verb);
+Flags parse_flags(const std::vector<std::string>& args, const std::vector<std::string>& valued,
+                  const std::string& verb);
 
 // A tiled copy described by flags: --atom, --elem and either (--atom-tv, --data) for
 // make_cotiled_copy or (--thr, --val) for make_tiled_copy.
 TiledCopy copy_from_flags(const Flags& f, const std::string& verb);
 
-Derivation explain_cotiled_copy(const CopyAtom& atom, const Layout& atom_tv, const Layout& data, const CalcOptions& opt);
+Derivation explain_cotiled_copy(const CopyAtom& atom, const Layout& atom_tv, const Layout& data,
+                                const CalcOptions& opt);
 Derivation explain_tiled_copy(const CopyAtom& atom, const Layout& thr, const Layout& val);
 Derivation explain_partition(const TiledCopy& tc, const Layout& tensor, const Int& thread);
 Derivation explain_mma_partition(const TiledMMA& t, const Layout& tensor, const Int& thread, Operand op);

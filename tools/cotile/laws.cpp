@@ -21,7 +21,8 @@ LawCheck from_report(const std::string& name, const LawReport& r, const std::str
 LawCheck pointwise(const std::string& name, int64_t n, const std::string& domain,
                    const std::function<std::string(int64_t)>& at) {
   if (n > laws::kLawPoints)
-    return LawCheck{name, false, "not checked: " + std::to_string(n) + " points, more than " + std::to_string(laws::kLawPoints)};
+    return LawCheck{name, false,
+                    "not checked: " + std::to_string(n) + " points, more than " + std::to_string(laws::kLawPoints)};
   for (int64_t i = 0; i < n; ++i) {
     const std::string w = at(i);
     if (!w.empty()) return LawCheck{name, false, "fails at " + w};
@@ -51,7 +52,8 @@ struct Checker {
 
   Layout composition_checked(const Layout& a, const Layout& b, const std::string& name) {
     const Layout r = ::cotile::composition(a, b, cute());
-    out.push_back(from_report(name + ": R(c) = A(B(c))", laws::composition(a, coalesce_x(a), b, r, true), "c < size(B)"));
+    out.push_back(
+        from_report(name + ": R(c) = A(B(c))", laws::composition(a, coalesce_x(a), b, r, true), "c < size(B)"));
     return r;
   }
   Layout complement_checked(const Layout& l, const IntTuple& t, const std::string& name) {
@@ -89,10 +91,10 @@ struct Checker {
 };
 
 const std::set<std::string>& ops_with_laws() {
-  static const std::set<std::string> s = {"composition", "complement", "left_inverse", "right_inverse", "coalesce", "filter",
-                                          "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
-                                          "zipped_product", "tiled_product", "blocked_product", "raked_product", "upcast",
-                                          "max_common_layout", "max_common_vector"};
+  static const std::set<std::string> s = {
+      "composition",    "complement",      "left_inverse",  "right_inverse", "coalesce",          "filter",
+      "logical_divide", "zipped_divide",   "tiled_divide",  "flat_divide",   "logical_product",   "zipped_product",
+      "tiled_product",  "blocked_product", "raked_product", "upcast",        "max_common_layout", "max_common_vector"};
   return s;
 }
 
@@ -104,7 +106,8 @@ std::vector<LawCheck> law_checks(const std::string& op, const std::vector<Value>
   if (!has_law(op)) {
     std::string known;
     for (const std::string& o : ops_with_laws()) known += (known.empty() ? "" : " ") + o;
-    throw Error("verify", "no law for '" + op + "'", "verify law: '" + op + "' has no law to check (those with one: " + known + ")");
+    throw Error("verify", "no law for '" + op + "'",
+                "verify law: '" + op + "' has no law to check (those with one: " + known + ")");
   }
   // The operation's arity and argument kinds are the calculator's: evaluate it once as CuTe does.
   CalcOptions cute_calc = opt;
@@ -123,8 +126,9 @@ std::vector<LawCheck> law_checks(const std::string& op, const std::vector<Value>
       const Tile t = tile(1);
       const Layout a = layout(0);
       if (t.is_leaf()) {
-        k.composition_checked(a, t.value().kind == TileLeaf::kInt ? Layout{I(t.value().integer()), I(S(1))} : t.value().layout,
-                              "composition");
+        k.composition_checked(
+            a, t.value().kind == TileLeaf::kInt ? Layout{I(t.value().integer()), I(S(1))} : t.value().layout,
+            "composition");
       } else {
         for (int i = 0; i < t.rank(); ++i) {
           if (t.get(i).is_tuple()) throw Error("verify", "nested tile", "verify law: nested tiles are not supported");
@@ -141,8 +145,8 @@ std::vector<LawCheck> law_checks(const std::string& op, const std::vector<Value>
   } else if (op == "left_inverse") {
     const Layout l = layout(0);
     const char* refusal = is_static(coalesce(l).stride) ? nullptr : "left_inverse needs static strides";
-    k.out.push_back(from_report(std::string("left_inverse: ") + laws::kLeftInverseLaw, laws::left_inverse(l, coalesce(l), r, refusal, true),
-                                "i < size(L)"));
+    k.out.push_back(from_report(std::string("left_inverse: ") + laws::kLeftInverseLaw,
+                                laws::left_inverse(l, coalesce(l), r, refusal, true), "i < size(L)"));
   } else if (op == "right_inverse") {
     k.out.push_back(from_report(std::string("right_inverse: ") + laws::kRightInverseLaw,
                                 laws::right_inverse(layout(0), coalesce(layout(0)), r, true), "i < size(R)"));
@@ -152,7 +156,8 @@ std::vector<LawCheck> law_checks(const std::string& op, const std::vector<Value>
     if (op == "coalesce") {
       k.out.push_back(pointwise("coalesce: R(i) = L(i)", fl.size(), "i < size(L)", [&](int64_t i) -> std::string {
         if (fl(i) == fr(i)) return "";
-        return "i = " + std::to_string(i) + " (R(i) = " + std::to_string(fr(i)) + ", L(i) = " + std::to_string(fl(i)) + ")";
+        return "i = " + std::to_string(i) + " (R(i) = " + std::to_string(fr(i)) + ", L(i) = " + std::to_string(fl(i)) +
+               ")";
       }));
     } else {
       std::set<int64_t> a, b;
@@ -160,8 +165,8 @@ std::vector<LawCheck> law_checks(const std::string& op, const std::vector<Value>
       for (int64_t i = 0; i < fr.size() && i <= laws::kLawPoints; ++i) b.insert(fr(i));
       k.out.push_back(LawCheck{"filter: R and L have the same image", a == b,
                                a == b ? "holds: both reach the same " + std::to_string(a.size()) + " offsets"
-                                      : "the images differ (" + std::to_string(a.size()) + " and " + std::to_string(b.size()) +
-                                            " offsets)"});
+                                      : "the images differ (" + std::to_string(a.size()) + " and " +
+                                            std::to_string(b.size()) + " offsets)"});
     }
   } else if (op == "logical_divide" || op == "zipped_divide" || op == "tiled_divide" || op == "flat_divide" ||
              op == "logical_product" || op == "zipped_product" || op == "tiled_product") {
@@ -169,14 +174,14 @@ std::vector<LawCheck> law_checks(const std::string& op, const std::vector<Value>
     const Layout def = k.by_mode(layout(0), tile(1), divide);
     const std::string base = divide ? "logical_divide" : "logical_product";
     if (op == base)
-      k.out.push_back(LawCheck{op + ": R is its definition", r == def, r == def ? "holds" : to_string(r) + " != " + to_string(def)});
-    else
-      k.out.push_back(same_modes(op + ": R rearranges " + base, r, def, base));
+      k.out.push_back(LawCheck{op + ": R is its definition", r == def,
+                               r == def ? "holds" : to_string(r) + " != " + to_string(def)});
+    else k.out.push_back(same_modes(op + ": R rearranges " + base, r, def, base));
   } else if (op == "blocked_product" || op == "raked_product") {
     const Layout a = layout(0), b = layout(1);
     const int rk = std::max(a.rank(), b.rank());
-    k.out.push_back(same_modes(op + ": R rearranges logical_product", r, k.product(append_to_rank(a, rk), append_to_rank(b, rk)),
-                               "logical_product"));
+    k.out.push_back(same_modes(op + ": R rearranges logical_product", r,
+                               k.product(append_to_rank(a, rk), append_to_rank(b, rk)), "logical_product"));
   } else if (op == "upcast") {
     const LawReport rep = laws::upcast(layout(0), text::to_int(args[1], op, 2).value, r);
     k.out.push_back(LawCheck{std::string("upcast: ") + laws::kUpcastLaw, rep.holds,

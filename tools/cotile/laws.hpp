@@ -12,9 +12,9 @@
 namespace cotile::cli {
 
 struct LawCheck {
-  std::string name;     // "composition: R(c) = A(B(c))"
+  std::string name;  // "composition: R(c) = A(B(c))"
   bool holds = true;
-  std::string detail;   // how it holds ("on all 8 points", "by its condition"), or the failure's message
+  std::string detail;  // how it holds ("on all 8 points", "by its condition"), or the failure's message
 };
 
 // The operations `law_checks` knows.

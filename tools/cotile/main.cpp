@@ -19,7 +19,8 @@ namespace {
 
 // An option the verb does not know: the verb's name and where its options are listed.
 int unknown_option(const char* verb, const std::string& a) {
-  std::fprintf(stderr, "error: cotile %s: unknown option %s (cotile %s --help lists its options)\n", verb, a.c_str(), verb);
+  std::fprintf(stderr, "error: cotile %s: unknown option %s (cotile %s --help lists its options)\n", verb, a.c_str(),
+               verb);
   return 2;
 }
 
@@ -89,11 +90,13 @@ int cmd_golden(const std::vector<std::string>& args) {
   }
   if (json) {
     std::string j = "{\"passed\":" + std::to_string(r.passed) + ",\"failed\":" + std::to_string(r.failed) +
-                    ",\"checked\":{\"passed\":" + std::to_string(r.checked_passed) + ",\"refused\":" +
-                    std::to_string(r.refused.size()) + ",\"failed\":" + std::to_string(r.checked_failed) + "},\"by_op\":{";
+                    ",\"checked\":{\"passed\":" + std::to_string(r.checked_passed) +
+                    ",\"refused\":" + std::to_string(r.refused.size()) +
+                    ",\"failed\":" + std::to_string(r.checked_failed) + "},\"by_op\":{";
     bool first = true;
     for (const auto& [op, c] : r.by_op) {
-      j += (first ? "" : ",") + json_str(op) + ":{\"passed\":" + std::to_string(c.first) + ",\"failed\":" + std::to_string(c.second) + "}";
+      j += (first ? "" : ",") + json_str(op) + ":{\"passed\":" + std::to_string(c.first) +
+           ",\"failed\":" + std::to_string(c.second) + "}";
       first = false;
     }
     // One list of cases; `expected` and `got` under the names the list uses.
@@ -102,8 +105,8 @@ int cmd_golden(const std::vector<std::string>& args) {
       for (size_t i = 0; i < list.size(); ++i) {
         const GoldenFailure& f = list[i];
         t += (i ? "," : "") + std::string("{\"file\":") + json_str(f.file) + ",\"line\":" + std::to_string(f.line) +
-             ",\"op\":" + json_str(f.op) + ",\"args\":" + json_str(f.args) + ",\"" + expected + "\":" +
-             json_str(f.expected) + ",\"" + got + "\":" + json_str(f.got) + "}";
+             ",\"op\":" + json_str(f.op) + ",\"args\":" + json_str(f.args) + ",\"" + expected +
+             "\":" + json_str(f.expected) + ",\"" + got + "\":" + json_str(f.got) + "}";
       }
       return t + "]";
     };
@@ -111,11 +114,11 @@ int cmd_golden(const std::vector<std::string>& args) {
     std::printf("%s}\n", j.c_str());
   } else {
     for (const GoldenFailure& f : r.failures)
-      std::printf("FAIL %s:%d %s %s\n  expected: %s\n  got:      %s\n", f.file.c_str(), f.line, f.op.c_str(), f.args.c_str(),
-                  f.expected.c_str(), f.got.c_str());
+      std::printf("FAIL %s:%d %s %s\n  expected: %s\n  got:      %s\n", f.file.c_str(), f.line, f.op.c_str(),
+                  f.args.c_str(), f.expected.c_str(), f.got.c_str());
     for (const GoldenFailure& f : r.refused)
-      std::printf("LAW  %s:%d %s %s\n  CuTe:     %s\n  law:      %s\n", f.file.c_str(), f.line, f.op.c_str(), f.args.c_str(),
-                  f.expected.c_str(), f.got.c_str());
+      std::printf("LAW  %s:%d %s %s\n  CuTe:     %s\n  law:      %s\n", f.file.c_str(), f.line, f.op.c_str(),
+                  f.args.c_str(), f.expected.c_str(), f.got.c_str());
     std::printf("%d passed, %d failed; checked: %d passed, %zu refused (CuTe's result violates its law), %d failed\n",
                 r.passed, r.failed, r.checked_passed, r.refused.size(), r.checked_failed);
   }

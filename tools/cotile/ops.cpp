@@ -25,10 +25,11 @@ Value call(const std::string& name, const std::vector<Value>& args, const CalcOp
   }
   const Op& op = it->second;
   if (int(args.size()) < op.min_args || int(args.size()) > op.max_args) {
-    const std::string rule = "expects " +
-                             (op.min_args == op.max_args ? std::to_string(op.min_args)
-                                                         : std::to_string(op.min_args) + " to " + std::to_string(op.max_args)) +
-                             " argument" + (op.max_args == 1 ? "" : "s") + ", got " + std::to_string(args.size());
+    const std::string rule =
+        "expects " +
+        (op.min_args == op.max_args ? std::to_string(op.min_args)
+                                    : std::to_string(op.min_args) + " to " + std::to_string(op.max_args)) +
+        " argument" + (op.max_args == 1 ? "" : "s") + ", got " + std::to_string(args.size());
     throw Error(name, rule, name + ": " + rule + "\n  usage: " + op.signature);
   }
   try {

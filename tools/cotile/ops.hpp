@@ -13,7 +13,7 @@ namespace cotile::cli {
 using text::Value;
 
 struct CalcOptions {
-  bool strict = false;   // refuse exactly where CuTe refuses dynamic values
+  bool strict = false;     // refuse exactly where CuTe refuses dynamic values
   bool as_cute = false;    // CuTe 4.7's results, also where they violate their law (each added to `log`)
   bool unchecked = false;  // the algorithms' results without their laws checked, strict only if asked
   LawLog* log = nullptr;

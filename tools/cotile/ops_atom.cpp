@@ -25,9 +25,10 @@ struct Args {
 
 void add(const std::string& name, int n, const std::string& sig, const std::string& summary,
          std::function<Value(const Args&)> fn) {
-  mutable_registry()[name] = Op{name, n, n, sig, summary, [name, fn](const std::vector<Value>& v, const CalcOptions& o) {
-                                  return fn(Args{name, v, o});
-                                }};
+  mutable_registry()[name] =
+      Op{name, n,       n,
+         sig,  summary, [name, fn](const std::vector<Value>& v, const CalcOptions& o) {
+                                  return fn(Args{name, v, o}); }};
 }
 
 Value V(const Layout& l) { return Value::of(l); }
@@ -43,7 +44,8 @@ Value tiled_copy_record(const TiledCopy& tc) {
 
 Value partitions_record(const TiledCopy& tc, const Layout& tensor, const Int& thr) {
   const SlicedLayout s = partition_S(tc, tensor, thr), d = partition_D(tc, tensor, thr);
-  return Value::record({"S", "S_offset", "D", "D_offset"}, {V(s.layout), offset_value(s.offset), V(d.layout), offset_value(d.offset)});
+  return Value::record({"S", "S_offset", "D", "D_offset"},
+                       {V(s.layout), offset_value(s.offset), V(d.layout), offset_value(d.offset)});
 }
 
 Value mma_partition_record(const TiledMMA& t, const Layout& tensor, const Int& thr, Operand op, const char* x) {
@@ -57,12 +59,13 @@ Value mma_partition_record(const TiledMMA& t, const Layout& tensor, const Int& t
 void register_atom_ops() {
   add("copy_atom", 2, "copy_atom(atom, elem)", "a copy instruction's layouts for an element type", [](const Args& a) {
     const CopyAtom c = make_copy_atom(parse_copy_op(a.name(0), a.op), parse_elem(a.name(1), a.op));
-    return Value::record({"ThrID", "ValLayoutSrc", "ValLayoutDst", "ValLayoutRef", "SrcLayout_bits", "DstLayout_bits", "RefLayout_bits"},
-                         {V(c.traits.thr_id), V(c.val_src), V(c.val_dst), V(c.val_ref), V(c.traits.src_bits),
-                          V(c.traits.dst_bits), V(c.traits.ref_bits)});
+    return Value::record(
+        {"ThrID", "ValLayoutSrc", "ValLayoutDst", "ValLayoutRef", "SrcLayout_bits", "DstLayout_bits", "RefLayout_bits"},
+        {V(c.traits.thr_id), V(c.val_src), V(c.val_dst), V(c.val_ref), V(c.traits.src_bits), V(c.traits.dst_bits),
+         V(c.traits.ref_bits)});
   });
-  add("make_tiled_copy", 4, "make_tiled_copy(atom, elem, thr_layout, val_layout)", "a tiled copy from thread and value layouts",
-      [](const Args& a) {
+  add("make_tiled_copy", 4, "make_tiled_copy(atom, elem, thr_layout, val_layout)",
+      "a tiled copy from thread and value layouts", [](const Args& a) {
         const CopyAtom c = make_copy_atom(parse_copy_op(a.name(0), a.op), parse_elem(a.name(1), a.op));
         return tiled_copy_record(make_tiled_copy(c, a.layout(2), a.layout(3)));
       });
@@ -79,7 +82,8 @@ void register_atom_ops() {
   add("cotiled_copy_partition", 6, "cotiled_copy_partition(atom, elem, atom_tv_layout, data_layout, tensor, thread)",
       "partition_S/D of a tensor for one thread", [](const Args& a) {
         const CopyAtom c = make_copy_atom(parse_copy_op(a.name(0), a.op), parse_elem(a.name(1), a.op));
-        return partitions_record(make_cotiled_copy(c, a.layout(2), a.layout(3), a.options()), a.layout(4), a.integer(5));
+        return partitions_record(make_cotiled_copy(c, a.layout(2), a.layout(3), a.options()), a.layout(4),
+                                 a.integer(5));
       });
   add("mma_atom", 1, "mma_atom(atom)", "an MMA instruction's layouts", [](const Args& a) {
     const MmaTraits t = parse_mma(a.name(0), a.op);
@@ -101,14 +105,17 @@ void register_atom_ops() {
           return mma_partition_record(t, a.layout(2), a.integer(3), op, x);
         });
   }
-  add("fmha_gen_q", 4, "fmha_gen_q(elem, D, M, atom_q_tv)", "the Q-load chain of the FMHA generation kernel", [](const Args& a) {
-    const FmhaGenQ q = fmha_gen_q(parse_elem(a.name(0), a.op), a.integer(1), a.integer(2), a.layout(3), a.options());
-    return Value::record({"tSgQ", "data_layout", "coalesce_data_layout", "left_inverse_data_layout", "inv_data_layout",
-                          "layout_tv_data", "tiler", "tile2data", "layout_tv", "partition_S_thr0"},
-                         {V(q.tSgQ), V(q.trace.data_layout), V(q.trace.coalesced), V(q.trace.left_inverse),
-                          V(q.trace.inv_data_layout), V(q.trace.layout_tv_data), text::of_tile(q.trace.tiler),
-                          V(q.trace.tile2data), V(q.trace.layout_tv), V(q.partition_S_thr0.layout)});
-  });
+  add("fmha_gen_q", 4, "fmha_gen_q(elem, D, M, atom_q_tv)", "the Q-load chain of the FMHA generation kernel",
+      [](const Args& a) {
+        const FmhaGenQ q =
+            fmha_gen_q(parse_elem(a.name(0), a.op), a.integer(1), a.integer(2), a.layout(3), a.options());
+        return Value::record(
+            {"tSgQ", "data_layout", "coalesce_data_layout", "left_inverse_data_layout", "inv_data_layout",
+             "layout_tv_data", "tiler", "tile2data", "layout_tv", "partition_S_thr0"},
+            {V(q.tSgQ), V(q.trace.data_layout), V(q.trace.coalesced), V(q.trace.left_inverse),
+             V(q.trace.inv_data_layout), V(q.trace.layout_tv_data), text::of_tile(q.trace.tiler), V(q.trace.tile2data),
+             V(q.trace.layout_tv), V(q.partition_S_thr0.layout)});
+      });
 }
 
 }  // namespace cotile::cli

@@ -75,7 +75,8 @@ Check tv_exactly_once(const Layout& tv, const IntTuple& tile, const std::string&
     const int64_t t = i % threads, v = i / threads;
     if (z < 0 || z >= n) {
       c.holds = false;
-      c.counterexample = "T" + std::to_string(t) + "V" + std::to_string(v) + " -> " + std::to_string(z) + " is outside the tile";
+      c.counterexample =
+          "T" + std::to_string(t) + "V" + std::to_string(v) + " -> " + std::to_string(z) + " is outside the tile";
       c.message = "a (thread, value) points outside the tile";
       return c;
     }
@@ -83,8 +84,8 @@ Check tv_exactly_once(const Layout& tv, const IntTuple& tile, const std::string&
       const int64_t o = owner[size_t(z)];
       c.holds = false;
       c.counterexample = "element " + std::to_string(z) + " = " + to_string(idx2crd(I(D(z)), tile)) + " is owned by T" +
-                         std::to_string(o % threads) + "V" + std::to_string(o / threads) + " and T" + std::to_string(t) +
-                         "V" + std::to_string(v);
+                         std::to_string(o % threads) + "V" + std::to_string(o / threads) + " and T" +
+                         std::to_string(t) + "V" + std::to_string(v);
       c.message = "an element is owned twice";
       return c;
     }
@@ -93,7 +94,8 @@ Check tv_exactly_once(const Layout& tv, const IntTuple& tile, const std::string&
   for (int64_t z = 0; z < n; ++z)
     if (owner[size_t(z)] < 0) {
       c.holds = false;
-      c.counterexample = "element " + std::to_string(z) + " = " + to_string(idx2crd(I(D(z)), tile)) + " is owned by no thread";
+      c.counterexample =
+          "element " + std::to_string(z) + " = " + to_string(idx2crd(I(D(z)), tile)) + " is owned by no thread";
       c.message = "an element is not covered";
       return c;
     }
@@ -106,7 +108,8 @@ Check tv_exactly_once(const Layout& tv, const IntTuple& tile, const std::string&
 Check partitions_exactly_once(const TiledCopy& tc, const IntTuple& shape, bool src) {
   const Layout coords = make_layout(shape);
   const int64_t n = size(shape).value;
-  Check c{src ? "partition_S covers each element once" : "partition_D covers each element once", to_string(shape), "", true, ""};
+  Check c{src ? "partition_S covers each element once" : "partition_D covers each element once", to_string(shape), "",
+          true, ""};
   std::vector<int64_t> owner(size_t(n), -1);
   for (int64_t t = 0; t < size(tc).value; ++t) {
     const SlicedLayout p = partition(tc, coords, D(t), src);
@@ -129,7 +132,8 @@ Check partitions_exactly_once(const TiledCopy& tc, const IntTuple& shape, bool s
       c.message = "an element is not copied";
       return c;
     }
-  c.message = std::to_string(size(tc).value) + " threads' partitions cover all " + std::to_string(n) + " elements exactly once";
+  c.message =
+      std::to_string(size(tc).value) + " threads' partitions cover all " + std::to_string(n) + " elements exactly once";
   return c;
 }
 
@@ -151,7 +155,8 @@ Check src_dst_agree(const TiledCopy& tc, const IntTuple& shape) {
         if (qs != qd) {
           c.holds = false;
           c.counterexample = "thread " + std::to_string(t) + " value " + std::to_string(i) + ": source " +
-                             to_string(idx2crd(I(D(qs)), shape)) + ", destination " + to_string(idx2crd(I(D(qd)), shape));
+                             to_string(idx2crd(I(D(qs)), shape)) + ", destination " +
+                             to_string(idx2crd(I(D(qd)), shape));
           c.message = "a (thread, value) reads one coordinate and writes another";
           return c;
         }
@@ -183,8 +188,10 @@ Check inverse_check(const Layout& l, bool left) {
   for (int64_t i = 0; i < size(inner).value; ++i)
     if (at(outer, at(inner, i)) != i) {
       c.holds = false;
-      c.counterexample = law + std::to_string(i) + ")) = " + std::to_string(at(outer, at(inner, i))) + " with R = " + to_string(r);
-      c.message = left ? "left_inverse(L) o L is not the identity (is L injective?)" : "L o right_inverse(L) is not the identity";
+      c.counterexample =
+          law + std::to_string(i) + ")) = " + std::to_string(at(outer, at(inner, i))) + " with R = " + to_string(r);
+      c.message = left ? "left_inverse(L) o L is not the identity (is L injective?)"
+                       : "L o right_inverse(L) is not the identity";
       return c;
     }
   c.message = "R = " + to_string(r) + " and " + law + "i)) == i for all i < " + std::to_string(size(inner).value);
@@ -210,20 +217,23 @@ Flags verify_flags(const std::vector<std::string>& args) {
 
 VerifyReport verify_from(const Flags& f) {
   if (f.positional.empty())
-    throw Error("verify", "missing what to verify",
-                "verify: usage: verify bijective|injective|surjective LAYOUT [--codomain N] | verify tv TV --tile SHAPE | "
-                "verify copy ... | verify inverse left|right LAYOUT | verify law OP ARG...");
+    throw Error(
+        "verify", "missing what to verify",
+        "verify: usage: verify bijective|injective|surjective LAYOUT [--codomain N] | verify tv TV --tile SHAPE | "
+        "verify copy ... | verify inverse left|right LAYOUT | verify law OP ARG...");
   const std::string what = f.positional[0];
   std::vector<Check> checks;
   if (what == "injective" || what == "surjective" || what == "bijective") {
     const Layout l = layout_arg(f, 1, "LAYOUT");
-    const int64_t n = f.has("codomain") ? f.integer("codomain", 0, "verify") : (what == "bijective" ? size(l).value : cosize(l).value);
+    const int64_t n = f.has("codomain") ? f.integer("codomain", 0, "verify")
+                                        : (what == "bijective" ? size(l).value : cosize(l).value);
     if (what != "surjective") checks.push_back(injective(l));
     if (what != "injective") checks.push_back(surjective(l, n));
   } else if (what == "tv") {
     const Layout tv = layout_arg(f, 1, "TV_LAYOUT");
     if (!f.has("tile")) throw Error("verify", "missing --tile", "verify tv: missing --tile SHAPE");
-    checks.push_back(tv_exactly_once(tv, text::to_int_tuple(text::parse(f.get("tile")), "verify --tile", 1), "each element exactly once"));
+    checks.push_back(tv_exactly_once(tv, text::to_int_tuple(text::parse(f.get("tile")), "verify --tile", 1),
+                                     "each element exactly once"));
   } else if (what == "copy") {
     const TiledCopy tc = copy_from_flags(f, "verify copy");
     // The tensor: --tensor, else the data layout of a cotiled copy, else the tiled copy's tile.
@@ -237,7 +247,8 @@ VerifyReport verify_from(const Flags& f) {
     checks.push_back(src_dst_agree(tc, shape));
   } else if (what == "law") {
     if (f.positional.size() < 2)
-      throw Error("verify", "usage", "verify: usage: verify law OP ARG... (e.g. verify law composition \"(_4,_6):(_1,_5)\" _6:_3)");
+      throw Error("verify", "usage",
+                  "verify: usage: verify law OP ARG... (e.g. verify law composition \"(_4,_6):(_1,_5)\" _6:_3)");
     const std::string op = f.positional[1];
     CalcOptions opt;
     opt.strict = f.strict;
@@ -252,15 +263,19 @@ VerifyReport verify_from(const Flags& f) {
       // A failure: its message's first line from "fails", then the message's other lines.
       const size_t nl = c.detail.find('\n'), at = c.detail.find(" fails");
       const std::string first = c.detail.substr(0, nl);
-      checks.push_back(Check{c.name, subject, c.holds ? c.detail : at < nl ? first.substr(at + 1) : first, c.holds,
-                             c.holds || nl == std::string::npos ? "" : c.detail.substr(nl + 1)});
+      checks.push_back(Check{c.name, subject,
+                             c.holds   ? c.detail
+                             : at < nl ? first.substr(at + 1)
+                                       : first,
+                             c.holds, c.holds || nl == std::string::npos ? "" : c.detail.substr(nl + 1)});
     }
   } else if (what == "inverse") {
     if (f.positional.size() < 3 || (f.positional[1] != "left" && f.positional[1] != "right"))
       throw Error("verify", "usage", "verify: usage: verify inverse left|right LAYOUT");
     checks.push_back(inverse_check(layout_arg(f, 2, "LAYOUT"), f.positional[1] == "left"));
   } else {
-    throw Error("verify", "unknown check '" + what + "'", "verify: unknown check '" + what + "' (bijective injective surjective tv copy inverse law)");
+    throw Error("verify", "unknown check '" + what + "'",
+                "verify: unknown check '" + what + "' (bijective injective surjective tv copy inverse law)");
   }
   return VerifyReport{checks};
 }

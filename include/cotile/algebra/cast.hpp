@@ -31,7 +31,8 @@ COTILE_HD constexpr Layout upcast(const Layout& l, int64_t n, Options opt = {}) 
       r.stride.leaf_at(k) = d / N;
     }
   }
-  return lawful(opt, [&] { return laws::upcast(l, n, r); }, r);
+  return lawful(
+      opt, [&] { return laws::upcast(l, n, r); }, r);
 }
 
 // downcast<N>(L): view L in units N times smaller. Per leaf: stride static +-1: (s * N, d);
@@ -47,10 +48,8 @@ COTILE_HD constexpr Layout downcast(const Layout& l, int64_t n) {
   Layout r = l;
   for (int k = 0; k < l.shape.num_leaves(); ++k) {
     const Int s = l.shape.leaf_at(k), d = l.stride.leaf_at(k);
-    if (is_constant(d, 1) || is_constant(d, -1))
-      r.shape.leaf_at(k) = s * N;
-    else
-      r.stride.leaf_at(k) = d * N;
+    if (is_constant(d, 1) || is_constant(d, -1)) r.shape.leaf_at(k) = s * N;
+    else r.stride.leaf_at(k) = d * N;
   }
   return r;
 }
@@ -74,7 +73,8 @@ COTILE_HD constexpr MaxCommon max_common(const Layout& a, const Layout& b, Optio
   if (!(s0.is_static && is_constant(d0, 1))) return {Layout{}, S(1), true};
   const Layout r = composition(inv_b, c.get(0), inner);
   auto holds = [](const LawReport& rep) { return rep.holds && !rep.deferred; };
-  const bool steps = holds(laws::right_inverse(b, coalesce(b), inv_b)) && holds(laws::composition(a, coalesce_x(a), inv_b, ab)) &&
+  const bool steps = holds(laws::right_inverse(b, coalesce(b), inv_b)) &&
+                     holds(laws::composition(a, coalesce_x(a), inv_b, ab)) &&
                      holds(laws::composition(inv_b, coalesce_x(inv_b), c.get(0), r));
   return {r, s0, steps};
 }
@@ -87,14 +87,16 @@ COTILE_HD constexpr MaxCommon max_common(const Layout& a, const Layout& b, Optio
 // A(R(i)) = B(R(i)) = i (laws/cast.hpp).
 COTILE_HD constexpr Int max_common_vector(const Layout& a, const Layout& b, Options opt = {}) {
   const detail::MaxCommon m = detail::max_common(a, b, opt);
-  return lawful(opt, [&] { return laws::max_common_layout("max_common_vector", a, b, m.r, m.steps_hold); }, m.n);
+  return lawful(
+      opt, [&] { return laws::max_common_layout("max_common_vector", a, b, m.r, m.steps_hold); }, m.n);
 }
 
 // max_common_layout(A, B): right_inverse(B) o layout<0>(C) under the same condition, else _1:_0.
 // Law: for i < size(R), R(i) is an index of A and of B, and A(R(i)) = B(R(i)) = i.
 COTILE_HD constexpr Layout max_common_layout(const Layout& a, const Layout& b, Options opt = {}) {
   const detail::MaxCommon m = detail::max_common(a, b, opt);
-  return lawful(opt, [&] { return laws::max_common_layout("max_common_layout", a, b, m.r, m.steps_hold); }, m.r);
+  return lawful(
+      opt, [&] { return laws::max_common_layout("max_common_layout", a, b, m.r, m.steps_hold); }, m.r);
 }
 
 }  // namespace cotile

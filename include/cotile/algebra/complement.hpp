@@ -29,8 +29,8 @@ struct ComplementTrace {
 // Requires: a static quotient d_(i+1) / (s_i d_i) is non-zero (CuTe's check); in strict mode,
 // static strides when filter(L) has more than one mode.
 namespace detail {
-COTILE_HD constexpr Layout complement_algorithm(const Layout& l, const Layout& f, const IntTuple& cotarget,
-                                                Options opt, ComplementTrace* tr);
+COTILE_HD constexpr Layout complement_algorithm(const Layout& l, const Layout& f, const IntTuple& cotarget, Options opt,
+                                                ComplementTrace* tr);
 }  // namespace detail
 
 COTILE_HD constexpr Layout complement(const Layout& l, const IntTuple& cotarget, Options opt = {},
@@ -38,11 +38,14 @@ COTILE_HD constexpr Layout complement(const Layout& l, const IntTuple& cotarget,
   const Layout f = filter(l);
   const Layout c = detail::complement_algorithm(l, f, cotarget, opt, tr);
   const bool cute_refuses = f.rank() > 1 && !is_static(wrap(f.stride));
-  return lawful(opt, [&] {
-    return laws::complement(l, f, cotarget, c,
-                            cute_refuses ? "CuTe computes the complement of a rank > 1 layout only with static strides"
-                                         : nullptr);
-  }, c);
+  return lawful(
+      opt,
+      [&] {
+        return laws::complement(
+            l, f, cotarget, c,
+            cute_refuses ? "CuTe computes the complement of a rank > 1 layout only with static strides" : nullptr);
+      },
+      c);
 }
 
 COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const Layout& f, const IntTuple& cotarget,
@@ -97,7 +100,10 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
   result_shape.push_back(I(new_shape));
   const Int new_stride = last_d * last_s;
   if (new_stride.value <= 0)
+    // nvcc quotes only the first line of a failing constexpr call: the rule stays on it
+    // clang-format off
     fail("complement", "the last mode must reach a positive offset (negative or run-time zero strides have no complement)", nullptr, arg("layout", l));
+  // clang-format on
   // rest_shape = coalesce(ceil_div(cotarget, new_stride)); strides continue compactly from new_stride.
   const IntTuple rest = coalesce_shape(ceil_div(cotarget, I(new_stride)));
   const IntTuple rest_stride = compact_col_major(rest, new_stride);
@@ -154,7 +160,8 @@ COTILE_HD constexpr Layout right_inverse(const Layout& l, Options opt = {}) {
     }
   }
   const Layout r = coalesce(Layout{rs, rd});
-  return lawful(opt, [&] { return laws::right_inverse(l, c, r); }, r);
+  return lawful(
+      opt, [&] { return laws::right_inverse(l, c, r); }, r);
 }
 
 // left_inverse(L): R with R(L(i)) == i for all i < size(L) when L is injective.
@@ -189,13 +196,19 @@ COTILE_HD constexpr Layout left_inverse(const Layout& l, Options opt = {}) {
     if (is_constant(di, 0) || (!di.is_static && di.value == 0)) continue;
     const Int sz = product(rs);  // the next smaller stride (1 at first): the quotients multiply back to it
     if (sz.value == 0)
+      // nvcc quotes only the first line of a failing constexpr call: the rule stays on it
+      // clang-format off
       fail("left_inverse", "a stride is negative: a layout R has R(-x) = -R(x), so no R sends negative offsets back to "
                            "indices >= 0",
            "give every mode a positive stride (start the view at its lowest element)", arg("layout", l));
+    // clang-format on
     if (di.is_static && sz.is_static && di.value % sz.value != 0 && (di.value < 0 || sz.value < 0))
+      // nvcc quotes only the first line of a failing constexpr call: the rule stays on it
+      // clang-format off
       fail("left_inverse", "a stride is negative: a layout R has R(-x) = -R(x), so no R sends negative offsets back to "
                            "indices >= 0",
            "give every mode a positive stride (start the view at its lowest element)", arg("layout", l));
+    // clang-format on
     if (di.is_static && sz.is_static && di.value % sz.value != 0)
       fail("left_inverse",
            "divisibility violated: a stride is not a multiple of the next smaller stride, so an offset does not tell "
@@ -208,7 +221,9 @@ COTILE_HD constexpr Layout left_inverse(const Layout& l, Options opt = {}) {
   }
   rs.push_back(s.get(idx[n - 1]));
   const Layout r = coalesce(Layout{rs, rd});
-  return lawful(opt, [&] { return laws::left_inverse(l, c, r, dynamic_strides ? "left_inverse needs static strides" : nullptr); }, r);
+  return lawful(
+      opt, [&] { return laws::left_inverse(l, c, r, dynamic_strides ? "left_inverse needs static strides" : nullptr); },
+      r);
 }
 
 }  // namespace cotile

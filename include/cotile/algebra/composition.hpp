@@ -61,7 +61,8 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
     return rhs;
   }
   if (lhs.shape.is_leaf()) {
-    note(CompositionStep::kIntegralLhs, 0, CompositionStep::kNone, lhs.shape.value(), lhs.stride.value(), rs, rd, {}, {}, {});
+    note(CompositionStep::kIntegralLhs, 0, CompositionStep::kNone, lhs.shape.value(), lhs.stride.value(), rs, rd, {},
+         {}, {});
     return Layout{I(rs), I(rd * lhs.stride.value())};
   }
 
@@ -79,27 +80,33 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
            "use a static _0 stride for broadcast modes", arg("lhs", orig_lhs), arg("rhs", rhs));
     if (rest_stride.is_static && curr_shape.is_static &&
         !(rest_stride.value % curr_shape.value == 0 || rest_stride.value < curr_shape.value))
+      // nvcc quotes only the first line of a failing constexpr call: the rule stays on it
+      // clang-format off
       fail("composition", "stride divisibility violated: the rhs stride must be a multiple of the lhs mode size or smaller than it",
            "make the rhs stride step over whole lhs modes, or reshape the lhs so a mode boundary falls on it",
            arg("lhs", orig_lhs), arg("rhs", rhs), arg("lhs mode", Layout{I(curr_shape), I(curr_stride)}),
            arg("rhs stride at this mode", rest_stride));
+    // clang-format on
     const Int next_shape = ceil_div(curr_shape, abs_rest);
     const Int next_stride = ceil_div(abs_rest, curr_shape) * signum(rest_stride);
-    const CompositionStep::Rule rule =
-        rest_stride.value % curr_shape.value == 0 ? CompositionStep::kStrideDivides : CompositionStep::kStrideBelowShape;
+    const CompositionStep::Rule rule = rest_stride.value % curr_shape.value == 0 ? CompositionStep::kStrideDivides
+                                                                                 : CompositionStep::kStrideBelowShape;
     if (is_constant(next_shape, 1) || is_constant(rest_shape, 1)) {
-      note(CompositionStep::kSkip, i, rule, curr_shape, curr_stride, rest_shape, rest_stride, next_shape, next_stride, {});
+      note(CompositionStep::kSkip, i, rule, curr_shape, curr_stride, rest_shape, rest_stride, next_shape, next_stride,
+           {});
       rest_stride = next_stride;
       continue;
     }
     const Int new_shape = min(next_shape, rest_shape);
     if (new_shape.value <= 0)
-      fail("composition", "the rhs has a mode of size <= 0", "shapes must be positive", arg("lhs", orig_lhs), arg("rhs", rhs));
+      fail("composition", "the rhs has a mode of size <= 0", "shapes must be positive", arg("lhs", orig_lhs),
+           arg("rhs", rhs));
     if (rest_shape.is_static && new_shape.is_static && rest_shape.value % new_shape.value != 0)
       fail("composition", "shape divisibility violated: the rhs shape must be divisible by the lhs mode it lands in",
            "choose an rhs shape that splits evenly across the lhs modes", arg("lhs", orig_lhs), arg("rhs", rhs),
            arg("lhs mode", Layout{I(curr_shape), I(curr_stride)}), arg("remaining rhs shape", rest_shape));
-    note(CompositionStep::kTake, i, rule, curr_shape, curr_stride, rest_shape, rest_stride, next_shape, next_stride, new_shape);
+    note(CompositionStep::kTake, i, rule, curr_shape, curr_stride, rest_shape, rest_stride, next_shape, next_stride,
+         new_shape);
     result_shape.push_back(I(new_shape));
     result_stride.push_back(I(rest_stride * curr_stride));
     rest_shape = rest_shape / new_shape;
@@ -124,11 +131,13 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
 // within each mode of A never add up past it; otherwise it is checked point by point
 // (laws/composition.hpp).
 // Requires: the static divisibility conditions of composition_impl.
-COTILE_HD constexpr Layout composition(const Layout& a, const Layout& b, Options opt = {}, CompositionTrace* tr = nullptr) {
+COTILE_HD constexpr Layout composition(const Layout& a, const Layout& b, Options opt = {},
+                                       CompositionTrace* tr = nullptr) {
   const Layout flat = coalesce_x(a);
   if (tr) tr->lhs_coalesced = flat;
   const Layout r = detail::composition_impl(flat, b, a, tr);
-  return lawful(opt, [&] { return laws::composition(a, flat, b, r); }, r);
+  return lawful(
+      opt, [&] { return laws::composition(a, flat, b, r); }, r);
 }
 
 // composition(A, n) for an integer n: the first n elements of A, i.e. A o (n:_1).

@@ -62,7 +62,8 @@ COTILE_HD constexpr Layout tile_to_shape(const Layout& block, const IntTuple& tr
                                          Options opt = {}) {
   const int r = trg.rank();
   if (block.rank() > r)
-    fail("tile_to_shape", "the block has more modes than the target shape", nullptr, arg("block", block), arg("shape", trg));
+    fail("tile_to_shape", "the block has more modes than the target shape", nullptr, arg("block", block),
+         arg("shape", trg));
   const Layout padded = append_to_rank(block, r);
   const IntTuple block_shape = product_each(padded.shape), target_shape = product_each(trg);
   for (int i = 0; i < r; ++i) {

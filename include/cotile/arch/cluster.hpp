@@ -13,10 +13,9 @@ namespace cotile::arch {
 // before the barrier (release) are visible to every CTA's reads after it (acquire).
 COTILE_HD inline void cluster_sync() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile(
-      "barrier.cluster.arrive.release.aligned;\n"
-      "barrier.cluster.wait.acquire.aligned;\n" ::
-          : "memory");
+  asm volatile("barrier.cluster.arrive.release.aligned;\n"
+               "barrier.cluster.wait.acquire.aligned;\n" ::
+                   : "memory");
 #else
   COTILE_DEVICE_ONLY(cluster_sync)
 #endif
@@ -27,10 +26,9 @@ COTILE_HD inline void cluster_sync() {
 // memory fence is implied (a release would first wait for the CTA's global stores to complete).
 COTILE_HD inline void cluster_wait_all() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile(
-      "barrier.cluster.arrive.relaxed.aligned;\n"
-      "barrier.cluster.wait.aligned;\n" ::
-          : "memory");
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n"
+               "barrier.cluster.wait.aligned;\n" ::
+                   : "memory");
 #else
   COTILE_DEVICE_ONLY(cluster_wait_all)
 #endif

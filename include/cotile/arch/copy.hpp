@@ -48,8 +48,7 @@ COTILE_HD inline void cp_async(void* smem, const void* gmem) {
 #if defined(__CUDA_ARCH__)
   if constexpr (C == CacheOp::kAlways)
     asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(smem_addr(smem)), "l"(gmem), "n"(Bytes));
-  else
-    asm volatile("cp.async.cg.shared.global [%0], [%1], %2;\n" ::"r"(smem_addr(smem)), "l"(gmem), "n"(Bytes));
+  else asm volatile("cp.async.cg.shared.global [%0], [%1], %2;\n" ::"r"(smem_addr(smem)), "l"(gmem), "n"(Bytes));
 #else
   (void)smem, (void)gmem;
   COTILE_DEVICE_ONLY(cp_async)
@@ -130,10 +129,8 @@ COTILE_HD inline void cp_async_commit() {
 template <int N>
 COTILE_HD inline void cp_async_wait() {
 #if defined(__CUDA_ARCH__)
-  if constexpr (N == 0)
-    asm volatile("cp.async.wait_all;\n" ::);
-  else
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+  if constexpr (N == 0) asm volatile("cp.async.wait_all;\n" ::);
+  else asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 #else
   COTILE_DEVICE_ONLY(cp_async_wait)
 #endif
@@ -147,8 +144,7 @@ COTILE_HD inline void ldmatrix_x1(uint32_t& r0, const void* smem) {
 #if defined(__CUDA_ARCH__)
   if constexpr (Trans)
     asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];\n" : "=r"(r0) : "r"(smem_addr(smem)));
-  else
-    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n" : "=r"(r0) : "r"(smem_addr(smem)));
+  else asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n" : "=r"(r0) : "r"(smem_addr(smem)));
 #else
   (void)r0, (void)smem;
   COTILE_DEVICE_ONLY(ldmatrix_x1)
@@ -158,9 +154,13 @@ template <bool Trans = false>
 COTILE_HD inline void ldmatrix_x2(uint32_t& r0, uint32_t& r1, const void* smem) {
 #if defined(__CUDA_ARCH__)
   if constexpr (Trans)
-    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n" : "=r"(r0), "=r"(r1) : "r"(smem_addr(smem)));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
+                 : "=r"(r0), "=r"(r1)
+                 : "r"(smem_addr(smem)));
   else
-    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n" : "=r"(r0), "=r"(r1) : "r"(smem_addr(smem)));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n"
+                 : "=r"(r0), "=r"(r1)
+                 : "r"(smem_addr(smem)));
 #else
   (void)r0, (void)r1, (void)smem;
   COTILE_DEVICE_ONLY(ldmatrix_x2)

@@ -62,8 +62,14 @@ COTILE_HD constexpr CopyTraits copy_traits(CopyOp op) {
     case CopyOp::kLdsmX4: {
       const int64_t m = op == CopyOp::kLdsmX1 ? 1 : op == CopyOp::kLdsmX2 ? 2 : 4;
       const Layout dst = detail::ldsm_dst(m);
-      return {op, m == 1 ? "ldmatrix.x1" : m == 2 ? "ldmatrix.x2" : "ldmatrix.x4",
-              Layout{I(S(32)), I(S(1))}, detail::ldsm_src(m), dst, dst};
+      return {op,
+              m == 1   ? "ldmatrix.x1"
+              : m == 2 ? "ldmatrix.x2"
+                       : "ldmatrix.x4",
+              Layout{I(S(32)), I(S(1))},
+              detail::ldsm_src(m),
+              dst,
+              dst};
     }
   }
   return {op, "?", Layout{}, Layout{}, Layout{}, Layout{}};

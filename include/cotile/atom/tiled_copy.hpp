@@ -87,13 +87,14 @@ COTILE_HD constexpr TiledCopy make_cotiled_copy(const CopyAtom& atom, const Layo
            "data_layout must be static (CuTe static_asserts is_static<DataLayout>); a leaf is dynamic",
            "make it a static Int<...> as the spec's replace<0> does", arg("data_layout", data));
     if (!is_static(atom_tv.shape) || !is_static(atom_tv.stride))
-      fail("make_cotiled_copy", "atom_tv_layout must be static (CuTe static_asserts is_static<AtomTVLayout>)",
-           nullptr, arg("atom_tv_layout", atom_tv));
+      fail("make_cotiled_copy", "atom_tv_layout must be static (CuTe static_asserts is_static<AtomTVLayout>)", nullptr,
+           arg("atom_tv_layout", atom_tv));
   }
   const Layout inv = make_layout_concat(left_inverse(data, opt), Layout{});
   const Layout tv_data = composition(inv, atom_tv);
   if (atom_tv.rank() != 2)
-    fail("make_cotiled_copy", "atom_tv_layout must have two modes (thread, value)", nullptr, arg("atom_tv_layout", atom_tv));
+    fail("make_cotiled_copy", "atom_tv_layout must have two modes (thread, value)", nullptr,
+         arg("atom_tv_layout", atom_tv));
   const Layout check_lhs = coalesce(composition(data, tv_data.get(1))), check_rhs = coalesce(atom_tv.get(1));
   if (!(check_lhs == check_rhs))
     fail("make_cotiled_copy", "the memory pointed to by atom_tv_layout does not exist in data_layout",
@@ -148,8 +149,12 @@ COTILE_HD constexpr Layout tile2thrfrg(const TiledCopy& tc, const Layout& tensor
 
 // right_inverse(Ref) o Src (resp. Dst): from the source (destination) atom's (thread, value) to
 // the reference (thread, value).
-COTILE_HD constexpr Layout ref2src(const TiledCopy& tc) { return composition(right_inverse(tc.atom.val_ref), tc.atom.val_src); }
-COTILE_HD constexpr Layout ref2dst(const TiledCopy& tc) { return composition(right_inverse(tc.atom.val_ref), tc.atom.val_dst); }
+COTILE_HD constexpr Layout ref2src(const TiledCopy& tc) {
+  return composition(right_inverse(tc.atom.val_ref), tc.atom.val_src);
+}
+COTILE_HD constexpr Layout ref2dst(const TiledCopy& tc) {
+  return composition(right_inverse(tc.atom.val_ref), tc.atom.val_dst);
+}
 
 // tidfrg_S/D(tensor): (M,N,...) -> ((thr), val, (rest...)) through the tiler.
 COTILE_HD constexpr Layout tidfrg(const TiledCopy& tc, const Layout& tensor, bool src, ThrFrgTrace* trace = nullptr) {
@@ -207,8 +212,8 @@ COTILE_HD constexpr Layout retile(const TiledCopy& tc, const Layout& tensor) {
   const Int threads = size(tc.layout_tv.get(0));
   if (!v.is_static || !threads.is_static)
     fail("retile", "the fragment's first mode and the copy's threads must be static", nullptr, arg("tensor", tensor));
-  const Layout frg_mn = upcast(composition(right_inverse(tc.layout_tv), make_layout(tiler_shape(tc.tiler))),
-                               (threads * v).value);
+  const Layout frg_mn =
+      upcast(composition(right_inverse(tc.layout_tv), make_layout(tiler_shape(tc.tiler))), (threads * v).value);
   const Layout frg_v = zipped_divide(logical_product(make_layout(I(v)), right_inverse(frg_mn)),
                                      tile_layout(make_layout(I(size(tc.atom.val_ref.get(1))))));
   const Tile tiler = tile_of_shape(prepend(product_each(frg_mn.shape), I(v)));

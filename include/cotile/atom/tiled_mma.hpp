@@ -21,10 +21,12 @@ struct TiledMMA {
 COTILE_HD constexpr TiledMMA make_tiled_mma(const MmaTraits& atom, const Layout& atom_layout = Layout{},
                                             const Tile& perm = Tile::tuple()) {
   if (atom_layout.rank() > 3)
-    fail("make_tiled_mma", "the atom layout has more than three modes (M,N,K)", nullptr, arg("atom_layout", atom_layout));
+    fail("make_tiled_mma", "the atom layout has more than three modes (M,N,K)", nullptr,
+         arg("atom_layout", atom_layout));
   const Layout mnk = append_to_rank(atom_layout.is_leaf() ? make_layout_concat(atom_layout) : atom_layout, 3);
   Tile p = perm.is_leaf() ? coord(perm) : perm;
-  if (p.rank() > 3) fail("make_tiled_mma", "the permutation has more than three modes", nullptr, arg("permutation", perm));
+  if (p.rank() > 3)
+    fail("make_tiled_mma", "the permutation has more than three modes", nullptr, arg("permutation", perm));
   while (p.rank() < 3) p.push_back(U());
   return TiledMMA{atom, tiled_product(atom.thr_id, tile_layout(mnk)), p};
 }
@@ -72,9 +74,8 @@ COTILE_HD constexpr Layout thrfrg(const TiledMMA& t, const Layout& tensor, Opera
   const auto [x, y] = operand_modes(op);
   const Layout atom_tv = op == Operand::kA ? t.atom.a : op == Operand::kB ? t.atom.b : t.atom.c;
   const Layout t_tensor = logical_divide(tensor, coord(permutation_mnk(t, x), permutation_mnk(t, y)));
-  const Layout a_tensor = zipped_divide(
-      t_tensor, coord(tile_layout(make_layout(I(t.atom.shape_mnk.get(x).value()))),
-                      tile_layout(make_layout(I(t.atom.shape_mnk.get(y).value())))));
+  const Layout a_tensor = zipped_divide(t_tensor, coord(tile_layout(make_layout(I(t.atom.shape_mnk.get(x).value()))),
+                                                        tile_layout(make_layout(I(t.atom.shape_mnk.get(y).value())))));
   const Layout tv_tensor = composition(a_tensor, coord(tile_layout(atom_tv), U()));
   const Tile thr_tile = coord(U(), coord(tile_layout(make_layout(I(size(t.thr_layout_vmnk.get(x + 1))))),
                                          tile_layout(make_layout(I(size(t.thr_layout_vmnk.get(y + 1)))))));

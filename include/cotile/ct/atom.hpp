@@ -48,7 +48,8 @@ COTILE_HD COTILE_INLINE constexpr auto partition_tensor(const Tensor<Iter, L>& t
 template <CopyOp Op, Elem E, class AtomTV, class Data>
 COTILE_HD constexpr auto make_cotiled_copy(const AtomTV&, const Data&) {
   static_assert(is_layout_v<AtomTV> && is_layout_v<Data>, "make_cotiled_copy: atom_tv and data_layout must be layouts");
-  static_assert(is_static_v<AtomTV>, "make_cotiled_copy: atom_tv_layout must be static (every shape and stride an Int<N>)");
+  static_assert(is_static_v<AtomTV>,
+                "make_cotiled_copy: atom_tv_layout must be static (every shape and stride an Int<N>)");
   static_assert(require_static<Data::spec, true, Message{"make_cotiled_copy: data_layout"},
                                Message{"make it a static Int<...> as the spec's replace<0> does"}>());
   struct Gen {
@@ -85,7 +86,9 @@ struct Tile2Data {
 }  // namespace op
 
 template <class Gen>
-COTILE_HD constexpr auto size(const TiledCopy<Gen>&) { return Int<size(TiledCopy<Gen>::value).value>{}; }
+COTILE_HD constexpr auto size(const TiledCopy<Gen>&) {
+  return Int<size(TiledCopy<Gen>::value).value>{};
+}
 
 // retile_S/retile_D: a thread's fragment reshaped to (atom values, repetitions) (same for both).
 template <class Gen, class Iter, class L>
@@ -98,8 +101,14 @@ COTILE_HD COTILE_INLINE constexpr auto retile(const TiledCopy<Gen>&, RegisterTen
   const auto l = lift<op::Retile<Gen>, Kind::kLayout>(t.layout());
   return Tensor<ArrayIter<T, N>, std::remove_cv_t<decltype(l)>>{ArrayIter<T, N>{&t.storage, 0}, l};
 }
-template <class Gen, class T> COTILE_HD COTILE_INLINE constexpr auto retile_S(const TiledCopy<Gen>& tc, T&& t) { return retile(tc, t); }
-template <class Gen, class T> COTILE_HD COTILE_INLINE constexpr auto retile_D(const TiledCopy<Gen>& tc, T&& t) { return retile(tc, t); }
+template <class Gen, class T>
+COTILE_HD COTILE_INLINE constexpr auto retile_S(const TiledCopy<Gen>& tc, T&& t) {
+  return retile(tc, t);
+}
+template <class Gen, class T>
+COTILE_HD COTILE_INLINE constexpr auto retile_D(const TiledCopy<Gen>& tc, T&& t) {
+  return retile(tc, t);
+}
 
 // The tile-to-data map of a cotiled copy (spec §7.5) for its data layout.
 template <class Gen, class Data>
@@ -107,11 +116,17 @@ COTILE_HD COTILE_INLINE constexpr auto tile2data(const TiledCopy<Gen>&, const Da
   return lift<op::Tile2Data<Gen>, Kind::kLayout>(data);
 }
 template <class Gen>
-COTILE_HD constexpr auto layout_tv(const TiledCopy<Gen>&) { return lift<op::LayoutTV<Gen>>(); }
+COTILE_HD constexpr auto layout_tv(const TiledCopy<Gen>&) {
+  return lift<op::LayoutTV<Gen>>();
+}
 template <class Gen>
-COTILE_HD constexpr auto get_layoutS_TV(const TiledCopy<Gen>&) { return lift<op::LayoutSDTV<Gen, true>>(); }
+COTILE_HD constexpr auto get_layoutS_TV(const TiledCopy<Gen>&) {
+  return lift<op::LayoutSDTV<Gen, true>>();
+}
 template <class Gen>
-COTILE_HD constexpr auto get_layoutD_TV(const TiledCopy<Gen>&) { return lift<op::LayoutSDTV<Gen, false>>(); }
+COTILE_HD constexpr auto get_layoutD_TV(const TiledCopy<Gen>&) {
+  return lift<op::LayoutSDTV<Gen, false>>();
+}
 
 // partition_S/D(tc, tensor, t): thread t's source/destination partition (CuTe's
 // tc.get_slice(t).partition_S(tensor)).
@@ -128,15 +143,31 @@ COTILE_HD COTILE_INLINE constexpr auto partition_D(const TiledCopy<Gen>&, const 
 template <class Gen, class Thr>
 struct ThrCopy {
   Thr thr;
-  template <class T> COTILE_HD COTILE_INLINE constexpr auto partition_S(const T& t) const { return ct::partition_S(TiledCopy<Gen>{}, t, thr); }
-  template <class T> COTILE_HD COTILE_INLINE constexpr auto partition_D(const T& t) const { return ct::partition_D(TiledCopy<Gen>{}, t, thr); }
-  template <class T> COTILE_HD COTILE_INLINE constexpr auto retile_S(T&& t) const { return ct::retile(TiledCopy<Gen>{}, t); }
-  template <class T> COTILE_HD COTILE_INLINE constexpr auto retile_D(T&& t) const { return ct::retile(TiledCopy<Gen>{}, t); }
+  template <class T>
+  COTILE_HD COTILE_INLINE constexpr auto partition_S(const T& t) const {
+    return ct::partition_S(TiledCopy<Gen>{}, t, thr);
+  }
+  template <class T>
+  COTILE_HD COTILE_INLINE constexpr auto partition_D(const T& t) const {
+    return ct::partition_D(TiledCopy<Gen>{}, t, thr);
+  }
+  template <class T>
+  COTILE_HD COTILE_INLINE constexpr auto retile_S(T&& t) const {
+    return ct::retile(TiledCopy<Gen>{}, t);
+  }
+  template <class T>
+  COTILE_HD COTILE_INLINE constexpr auto retile_D(T&& t) const {
+    return ct::retile(TiledCopy<Gen>{}, t);
+  }
 };
 template <class Gen, class Thr>
-COTILE_HD constexpr ThrCopy<Gen, Thr> get_slice(const TiledCopy<Gen>&, const Thr& thr) { return {thr}; }
+COTILE_HD constexpr ThrCopy<Gen, Thr> get_slice(const TiledCopy<Gen>&, const Thr& thr) {
+  return {thr};
+}
 template <class Gen, class Thr>
-COTILE_HD constexpr ThrCopy<Gen, Thr> get_thread_slice(const TiledCopy<Gen>& tc, const Thr& thr) { return get_slice(tc, thr); }
+COTILE_HD constexpr ThrCopy<Gen, Thr> get_thread_slice(const TiledCopy<Gen>& tc, const Thr& thr) {
+  return get_slice(tc, thr);
+}
 
 // The layouts of a copy instruction for an element type, typed (static).
 template <CopyOp Op, Elem E>
@@ -148,8 +179,13 @@ struct CopyAtom {
   struct Get {
     constexpr ::cotile::Layout operator()() const {
       const ::cotile::CopyAtom a = Gen::value();
-      return Which == 0 ? a.traits.thr_id : Which == 1 ? a.val_src : Which == 2 ? a.val_dst : Which == 3 ? a.val_ref
-             : Which == 4 ? a.traits.src_bits : Which == 5 ? a.traits.dst_bits : a.traits.ref_bits;
+      return Which == 0   ? a.traits.thr_id
+             : Which == 1 ? a.val_src
+             : Which == 2 ? a.val_dst
+             : Which == 3 ? a.val_ref
+             : Which == 4 ? a.traits.src_bits
+             : Which == 5 ? a.traits.dst_bits
+                          : a.traits.ref_bits;
     }
   };
   COTILE_HD static constexpr auto thr_id() { return lift<Get<0>>(); }
@@ -210,41 +246,90 @@ struct ThrLayoutVMNK {
 }  // namespace op
 
 // The (M, N, K) extent one tiled MMA covers, and its (atom thread, m, n, k) -> thread layout.
-template <class Gen> COTILE_HD constexpr auto tile_shape(const TiledMMA<Gen>&) { return lift<op::TileMNK<Gen>>(); }
-template <int I, class Gen> COTILE_HD constexpr auto tile_size(const TiledMMA<Gen>& m) { return get<I>(tile_shape(m)); }
-template <class Gen> COTILE_HD constexpr auto thr_layout_vmnk(const TiledMMA<Gen>&) { return lift<op::ThrLayoutVMNK<Gen>>(); }
+template <class Gen>
+COTILE_HD constexpr auto tile_shape(const TiledMMA<Gen>&) {
+  return lift<op::TileMNK<Gen>>();
+}
+template <int I, class Gen>
+COTILE_HD constexpr auto tile_size(const TiledMMA<Gen>& m) {
+  return get<I>(tile_shape(m));
+}
+template <class Gen>
+COTILE_HD constexpr auto thr_layout_vmnk(const TiledMMA<Gen>&) {
+  return lift<op::ThrLayoutVMNK<Gen>>();
+}
 
 template <Operand X, class Gen, class Iter, class L, class Thr>
 COTILE_HD COTILE_INLINE constexpr auto partition(const TiledMMA<Gen>&, const Tensor<Iter, L>& t, const Thr& thr) {
   return partition_tensor<Gen, X>(t, thr);
 }
-template <class Gen, class T, class Thr> COTILE_HD COTILE_INLINE constexpr auto partition_A(const TiledMMA<Gen>& m, const T& t, const Thr& i) { return partition<Operand::kA>(m, t, i); }
-template <class Gen, class T, class Thr> COTILE_HD COTILE_INLINE constexpr auto partition_B(const TiledMMA<Gen>& m, const T& t, const Thr& i) { return partition<Operand::kB>(m, t, i); }
-template <class Gen, class T, class Thr> COTILE_HD COTILE_INLINE constexpr auto partition_C(const TiledMMA<Gen>& m, const T& t, const Thr& i) { return partition<Operand::kC>(m, t, i); }
-template <class Gen, class L> COTILE_HD COTILE_INLINE constexpr auto thrfrg_A(const TiledMMA<Gen>&, const L& l) { return lift<op::Thrfrg<Gen, Operand::kA>, Kind::kLayout>(l); }
-template <class Gen, class L> COTILE_HD COTILE_INLINE constexpr auto thrfrg_B(const TiledMMA<Gen>&, const L& l) { return lift<op::Thrfrg<Gen, Operand::kB>, Kind::kLayout>(l); }
-template <class Gen, class L> COTILE_HD COTILE_INLINE constexpr auto thrfrg_C(const TiledMMA<Gen>&, const L& l) { return lift<op::Thrfrg<Gen, Operand::kC>, Kind::kLayout>(l); }
+template <class Gen, class T, class Thr>
+COTILE_HD COTILE_INLINE constexpr auto partition_A(const TiledMMA<Gen>& m, const T& t, const Thr& i) {
+  return partition<Operand::kA>(m, t, i);
+}
+template <class Gen, class T, class Thr>
+COTILE_HD COTILE_INLINE constexpr auto partition_B(const TiledMMA<Gen>& m, const T& t, const Thr& i) {
+  return partition<Operand::kB>(m, t, i);
+}
+template <class Gen, class T, class Thr>
+COTILE_HD COTILE_INLINE constexpr auto partition_C(const TiledMMA<Gen>& m, const T& t, const Thr& i) {
+  return partition<Operand::kC>(m, t, i);
+}
+template <class Gen, class L>
+COTILE_HD COTILE_INLINE constexpr auto thrfrg_A(const TiledMMA<Gen>&, const L& l) {
+  return lift<op::Thrfrg<Gen, Operand::kA>, Kind::kLayout>(l);
+}
+template <class Gen, class L>
+COTILE_HD COTILE_INLINE constexpr auto thrfrg_B(const TiledMMA<Gen>&, const L& l) {
+  return lift<op::Thrfrg<Gen, Operand::kB>, Kind::kLayout>(l);
+}
+template <class Gen, class L>
+COTILE_HD COTILE_INLINE constexpr auto thrfrg_C(const TiledMMA<Gen>&, const L& l) {
+  return lift<op::Thrfrg<Gen, Operand::kC>, Kind::kLayout>(l);
+}
 // partition_fragment_X: registers for a thread's partition (compact over its static shape).
 template <Operand X, class T, class Gen, class Tensor_, class Thr>
 COTILE_HD COTILE_INLINE constexpr auto partition_fragment(const TiledMMA<Gen>& m, const Tensor_& t, const Thr& i) {
   return make_tensor<T>(make_layout(shape(partition<X>(m, t, i).layout())));
 }
-template <class T, class Gen, class Tn, class Thr> COTILE_HD COTILE_INLINE constexpr auto partition_fragment_A(const TiledMMA<Gen>& m, const Tn& t, const Thr& i) { return partition_fragment<Operand::kA, T>(m, t, i); }
-template <class T, class Gen, class Tn, class Thr> COTILE_HD COTILE_INLINE constexpr auto partition_fragment_B(const TiledMMA<Gen>& m, const Tn& t, const Thr& i) { return partition_fragment<Operand::kB, T>(m, t, i); }
-template <class T, class Gen, class Tn, class Thr> COTILE_HD COTILE_INLINE constexpr auto partition_fragment_C(const TiledMMA<Gen>& m, const Tn& t, const Thr& i) { return partition_fragment<Operand::kC, T>(m, t, i); }
+template <class T, class Gen, class Tn, class Thr>
+COTILE_HD COTILE_INLINE constexpr auto partition_fragment_A(const TiledMMA<Gen>& m, const Tn& t, const Thr& i) {
+  return partition_fragment<Operand::kA, T>(m, t, i);
+}
+template <class T, class Gen, class Tn, class Thr>
+COTILE_HD COTILE_INLINE constexpr auto partition_fragment_B(const TiledMMA<Gen>& m, const Tn& t, const Thr& i) {
+  return partition_fragment<Operand::kB, T>(m, t, i);
+}
+template <class T, class Gen, class Tn, class Thr>
+COTILE_HD COTILE_INLINE constexpr auto partition_fragment_C(const TiledMMA<Gen>& m, const Tn& t, const Thr& i) {
+  return partition_fragment<Operand::kC, T>(m, t, i);
+}
 
 // One thread's view of a tiled MMA (CuTe's ThrMMA).
 template <class Gen, class Thr>
 struct ThrMMA {
   Thr thr;
-  template <class T> COTILE_HD COTILE_INLINE constexpr auto partition_A(const T& t) const { return ct::partition<Operand::kA>(TiledMMA<Gen>{}, t, thr); }
-  template <class T> COTILE_HD COTILE_INLINE constexpr auto partition_B(const T& t) const { return ct::partition<Operand::kB>(TiledMMA<Gen>{}, t, thr); }
-  template <class T> COTILE_HD COTILE_INLINE constexpr auto partition_C(const T& t) const { return ct::partition<Operand::kC>(TiledMMA<Gen>{}, t, thr); }
+  template <class T>
+  COTILE_HD COTILE_INLINE constexpr auto partition_A(const T& t) const {
+    return ct::partition<Operand::kA>(TiledMMA<Gen>{}, t, thr);
+  }
+  template <class T>
+  COTILE_HD COTILE_INLINE constexpr auto partition_B(const T& t) const {
+    return ct::partition<Operand::kB>(TiledMMA<Gen>{}, t, thr);
+  }
+  template <class T>
+  COTILE_HD COTILE_INLINE constexpr auto partition_C(const T& t) const {
+    return ct::partition<Operand::kC>(TiledMMA<Gen>{}, t, thr);
+  }
 };
 template <class Gen, class Thr>
-COTILE_HD constexpr ThrMMA<Gen, Thr> get_slice(const TiledMMA<Gen>&, const Thr& thr) { return {thr}; }
+COTILE_HD constexpr ThrMMA<Gen, Thr> get_slice(const TiledMMA<Gen>&, const Thr& thr) {
+  return {thr};
+}
 template <class Gen, class Thr>
-COTILE_HD constexpr ThrMMA<Gen, Thr> get_thread_slice(const TiledMMA<Gen>& m, const Thr& thr) { return get_slice(m, thr); }
+COTILE_HD constexpr ThrMMA<Gen, Thr> get_thread_slice(const TiledMMA<Gen>& m, const Thr& thr) {
+  return get_slice(m, thr);
+}
 
 // An MMA instruction's layouts, typed (static).
 template <MmaFamily F, Elem A, Elem B, int M, int N, bool AK = true, bool BK = true>
@@ -266,8 +351,17 @@ struct MmaAtom {
   COTILE_HD static constexpr auto layout_c() { return lift<Get<3>>(); }
 };
 
-template <class Gen> COTILE_HD constexpr auto get_layoutA_TV(const TiledMMA<Gen>&) { return lift<op::MmaLayoutTV<Gen, Operand::kA>>(); }
-template <class Gen> COTILE_HD constexpr auto get_layoutB_TV(const TiledMMA<Gen>&) { return lift<op::MmaLayoutTV<Gen, Operand::kB>>(); }
-template <class Gen> COTILE_HD constexpr auto get_layoutC_TV(const TiledMMA<Gen>&) { return lift<op::MmaLayoutTV<Gen, Operand::kC>>(); }
+template <class Gen>
+COTILE_HD constexpr auto get_layoutA_TV(const TiledMMA<Gen>&) {
+  return lift<op::MmaLayoutTV<Gen, Operand::kA>>();
+}
+template <class Gen>
+COTILE_HD constexpr auto get_layoutB_TV(const TiledMMA<Gen>&) {
+  return lift<op::MmaLayoutTV<Gen, Operand::kB>>();
+}
+template <class Gen>
+COTILE_HD constexpr auto get_layoutC_TV(const TiledMMA<Gen>&) {
+  return lift<op::MmaLayoutTV<Gen, Operand::kC>>();
+}
 
 }  // namespace cotile::ct

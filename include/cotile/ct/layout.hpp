@@ -12,19 +12,31 @@ namespace op {
 using EL = ::cotile::Layout;
 inline constexpr Options kStrict{true};
 
-struct MakeLayoutS { constexpr EL operator()(const IntTuple& s) const { return make_layout(s); } };
-struct MakeLayoutSD { constexpr EL operator()(const IntTuple& s, const IntTuple& d) const { return make_layout(s, d); } };
-struct MakeLayoutRight { constexpr EL operator()(const IntTuple& s) const { return make_layout_right(s); } };
-struct MakeOrdered { constexpr EL operator()(const IntTuple& s, const IntTuple& o) const { return make_ordered_layout(s, o); } };
+struct MakeLayoutS {
+  constexpr EL operator()(const IntTuple& s) const { return make_layout(s); }
+};
+struct MakeLayoutSD {
+  constexpr EL operator()(const IntTuple& s, const IntTuple& d) const { return make_layout(s, d); }
+};
+struct MakeLayoutRight {
+  constexpr EL operator()(const IntTuple& s) const { return make_layout_right(s); }
+};
+struct MakeOrdered {
+  constexpr EL operator()(const IntTuple& s, const IntTuple& o) const { return make_ordered_layout(s, o); }
+};
 struct Concat {
   template <class... Ls>
-  constexpr EL operator()(const Ls&... ls) const { return make_layout_concat(ls...); }
+  constexpr EL operator()(const Ls&... ls) const {
+    return make_layout_concat(ls...);
+  }
 };
 struct Size {
   constexpr EInt operator()(const EL& l) const { return size(l); }
   constexpr EInt operator()(const IntTuple& t) const { return size(t); }
 };
-struct Cosize { constexpr EInt operator()(const EL& l) const { return cosize(l); } };
+struct Cosize {
+  constexpr EInt operator()(const EL& l) const { return cosize(l); }
+};
 struct Rank {
   constexpr EInt operator()(const EL& l) const { return rank(l); }
   constexpr EInt operator()(const IntTuple& t) const { return rank(t); }
@@ -33,8 +45,12 @@ struct Depth {
   constexpr EInt operator()(const EL& l) const { return depth(l); }
   constexpr EInt operator()(const IntTuple& t) const { return depth(t); }
 };
-struct Shape { constexpr IntTuple operator()(const EL& l) const { return l.shape; } };
-struct Stride { constexpr IntTuple operator()(const EL& l) const { return l.stride; } };
+struct Shape {
+  constexpr IntTuple operator()(const EL& l) const { return l.shape; }
+};
+struct Stride {
+  constexpr IntTuple operator()(const EL& l) const { return l.stride; }
+};
 template <int... Is>
 struct Get {
   constexpr EL operator()(const EL& l) const {
@@ -76,14 +92,22 @@ struct Flatten {
   constexpr EL operator()(const EL& l) const { return flatten(l); }
   constexpr IntTuple operator()(const IntTuple& t) const { return flatten(t); }
 };
-struct ProductEach { constexpr IntTuple operator()(const IntTuple& t) const { return product_each(t); } };
+struct ProductEach {
+  constexpr IntTuple operator()(const IntTuple& t) const { return product_each(t); }
+};
 struct Coalesce {
   constexpr EL operator()(const EL& l) const { return coalesce(l); }
   constexpr EL operator()(const EL& l, const IntTuple& p) const { return coalesce(l, p); }
 };
-struct Filter { constexpr EL operator()(const EL& l) const { return filter(l); } };
-struct FilterZeros { constexpr EL operator()(const EL& l) const { return filter_zeros(l); } };
-struct Zip { constexpr EL operator()(const EL& l) const { return zip(l); } };
+struct Filter {
+  constexpr EL operator()(const EL& l) const { return filter(l); }
+};
+struct FilterZeros {
+  constexpr EL operator()(const EL& l) const { return filter_zeros(l); }
+};
+struct Zip {
+  constexpr EL operator()(const EL& l) const { return zip(l); }
+};
 // Operations with a law carry their Options: the typed layer sets them during the symbolic
 // evaluation (typed.hpp, configured) and leaves the default (strict, checked) for the run-time check.
 struct Lawful {
@@ -103,10 +127,10 @@ struct LeftInverse : Lawful {
 struct RightInverse : Lawful {
   constexpr EL operator()(const EL& l) const { return right_inverse(l, opt); }
 };
-#define COTILE_CT_TILER_OP(NAME, FN)                                                             \
-  struct NAME : Lawful {                                                                          \
+#define COTILE_CT_TILER_OP(NAME, FN)                                                               \
+  struct NAME : Lawful {                                                                           \
     constexpr EL operator()(const EL& a, const EL& b) const { return FN(a, tile_layout(b), opt); } \
-    constexpr EL operator()(const EL& a, const Tile& t) const { return FN(a, t, opt); }           \
+    constexpr EL operator()(const EL& a, const Tile& t) const { return FN(a, t, opt); }            \
   };
 COTILE_CT_TILER_OP(LogicalDivide, logical_divide)
 COTILE_CT_TILER_OP(ZippedDivide, zipped_divide)
@@ -127,21 +151,33 @@ struct Upcast : Lawful {
   constexpr EL operator()(const EL& l) const { return upcast(l, N, opt); }
 };
 template <int N>
-struct Downcast { constexpr EL operator()(const EL& l) const { return downcast(l, N); } };
+struct Downcast {
+  constexpr EL operator()(const EL& l) const { return downcast(l, N); }
+};
 struct MaxCommonVector : Lawful {
   constexpr EInt operator()(const EL& a, const EL& b) const { return max_common_vector(a, b, opt); }
 };
 struct MaxCommonLayout : Lawful {
   constexpr EL operator()(const EL& a, const EL& b) const { return max_common_layout(a, b, opt); }
 };
-struct ShapeDiv { constexpr IntTuple operator()(const IntTuple& a, const IntTuple& b) const { return shape_div(a, b); } };
-struct CeilDiv { constexpr IntTuple operator()(const IntTuple& a, const IntTuple& b) const { return ceil_div(a, b); } };
-struct Idx2Crd { constexpr IntTuple operator()(const IntTuple& c, const IntTuple& s) const { return idx2crd(c, s); } };
+struct ShapeDiv {
+  constexpr IntTuple operator()(const IntTuple& a, const IntTuple& b) const { return shape_div(a, b); }
+};
+struct CeilDiv {
+  constexpr IntTuple operator()(const IntTuple& a, const IntTuple& b) const { return ceil_div(a, b); }
+};
+struct Idx2Crd {
+  constexpr IntTuple operator()(const IntTuple& c, const IntTuple& s) const { return idx2crd(c, s); }
+};
 struct Crd2Idx {
   constexpr EInt operator()(const IntTuple& c, const IntTuple& s, const IntTuple& d) const { return crd2idx(c, s, d); }
 };
-struct ElemLess { constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return elem_less(a, b); } };
-struct Product { constexpr EInt operator()(const IntTuple& t) const { return product(t); } };
+struct ElemLess {
+  constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return elem_less(a, b); }
+};
+struct Product {
+  constexpr EInt operator()(const IntTuple& t) const { return product(t); }
+};
 }  // namespace op
 
 template <class T>
@@ -163,11 +199,14 @@ COTILE_HD COTILE_INLINE constexpr auto make_layout(const S& s) {
 }
 template <class S, class D, class... Ls>
 COTILE_HD COTILE_INLINE constexpr auto make_layout(const S& s, const D& d, const Ls&... ls) {
-  if constexpr (is_layout_v<S>) return lift<op::Concat, Kind::kLayout, Kind::kLayout, (ls, Kind::kLayout)...>(s, d, ls...);
+  if constexpr (is_layout_v<S>)
+    return lift<op::Concat, Kind::kLayout, Kind::kLayout, (ls, Kind::kLayout)...>(s, d, ls...);
   else return lift<op::MakeLayoutSD, Kind::kTuple, Kind::kTuple>(s, d);
 }
 template <class S>
-COTILE_HD COTILE_INLINE constexpr auto make_layout_right(const S& s) { return lift<op::MakeLayoutRight, Kind::kTuple>(s); }
+COTILE_HD COTILE_INLINE constexpr auto make_layout_right(const S& s) {
+  return lift<op::MakeLayoutRight, Kind::kTuple>(s);
+}
 template <class S, class O>
 COTILE_HD COTILE_INLINE constexpr auto make_ordered_layout(const S& s, const O& o) {
   return lift<op::MakeOrdered, Kind::kTuple, Kind::kTuple>(s, o);
@@ -175,56 +214,120 @@ COTILE_HD COTILE_INLINE constexpr auto make_ordered_layout(const S& s, const O& 
 
 // --- accessors ------------------------------------------------------------------------------
 
-template <class T> COTILE_HD COTILE_INLINE constexpr auto size(const T& x) { return lift<op::Size, tuple_kind<T>>(x); }
-template <class T> COTILE_HD COTILE_INLINE constexpr auto rank(const T& x) { return lift<op::Rank, tuple_kind<T>>(x); }
-template <class T> COTILE_HD COTILE_INLINE constexpr auto depth(const T& x) { return lift<op::Depth, tuple_kind<T>>(x); }
-template <class L> COTILE_HD COTILE_INLINE constexpr auto cosize(const L& l) { return lift<op::Cosize, Kind::kLayout>(l); }
-template <int... Is, class T> COTILE_HD COTILE_INLINE constexpr auto get(const T& x) { return lift<op::Get<Is...>, tuple_kind<T>>(x); }
+template <class T>
+COTILE_HD COTILE_INLINE constexpr auto size(const T& x) {
+  return lift<op::Size, tuple_kind<T>>(x);
+}
+template <class T>
+COTILE_HD COTILE_INLINE constexpr auto rank(const T& x) {
+  return lift<op::Rank, tuple_kind<T>>(x);
+}
+template <class T>
+COTILE_HD COTILE_INLINE constexpr auto depth(const T& x) {
+  return lift<op::Depth, tuple_kind<T>>(x);
+}
+template <class L>
+COTILE_HD COTILE_INLINE constexpr auto cosize(const L& l) {
+  return lift<op::Cosize, Kind::kLayout>(l);
+}
+template <int... Is, class T>
+COTILE_HD COTILE_INLINE constexpr auto get(const T& x) {
+  return lift<op::Get<Is...>, tuple_kind<T>>(x);
+}
 // shape<I...>(L), stride<I...>(L): of the whole layout, or of mode I... .
-template <int... Is, class L> COTILE_HD COTILE_INLINE constexpr auto shape(const L& l) {
+template <int... Is, class L>
+COTILE_HD COTILE_INLINE constexpr auto shape(const L& l) {
   if constexpr (sizeof...(Is) == 0) return lift<op::Shape, Kind::kLayout>(l);
   else return get<Is...>(lift<op::Shape, Kind::kLayout>(l));
 }
-template <int... Is, class L> COTILE_HD COTILE_INLINE constexpr auto stride(const L& l) {
+template <int... Is, class L>
+COTILE_HD COTILE_INLINE constexpr auto stride(const L& l) {
   if constexpr (sizeof...(Is) == 0) return lift<op::Stride, Kind::kLayout>(l);
   else return get<Is...>(lift<op::Stride, Kind::kLayout>(l));
 }
-template <int... Is, class L> COTILE_HD COTILE_INLINE constexpr auto layout(const L& l) { return get<Is...>(l); }
-template <int... Is, class L> COTILE_HD COTILE_INLINE constexpr auto select(const L& l) { return lift<op::Select<Is...>, Kind::kLayout>(l); }
-template <int B, int E, class L> COTILE_HD COTILE_INLINE constexpr auto take(const L& l) { return lift<op::Take<B, E>, Kind::kLayout>(l); }
-template <int B, int E, class L> COTILE_HD COTILE_INLINE constexpr auto group(const L& l) { return lift<op::Group<B, E>, Kind::kLayout>(l); }
-template <int N, class L> COTILE_HD COTILE_INLINE constexpr auto append(const L& l) { return lift<op::AppendN<N>, Kind::kLayout>(l); }
-template <class L, class X> COTILE_HD COTILE_INLINE constexpr auto append(const L& l, const X& x) {
+template <int... Is, class L>
+COTILE_HD COTILE_INLINE constexpr auto layout(const L& l) {
+  return get<Is...>(l);
+}
+template <int... Is, class L>
+COTILE_HD COTILE_INLINE constexpr auto select(const L& l) {
+  return lift<op::Select<Is...>, Kind::kLayout>(l);
+}
+template <int B, int E, class L>
+COTILE_HD COTILE_INLINE constexpr auto take(const L& l) {
+  return lift<op::Take<B, E>, Kind::kLayout>(l);
+}
+template <int B, int E, class L>
+COTILE_HD COTILE_INLINE constexpr auto group(const L& l) {
+  return lift<op::Group<B, E>, Kind::kLayout>(l);
+}
+template <int N, class L>
+COTILE_HD COTILE_INLINE constexpr auto append(const L& l) {
+  return lift<op::AppendN<N>, Kind::kLayout>(l);
+}
+template <class L, class X>
+COTILE_HD COTILE_INLINE constexpr auto append(const L& l, const X& x) {
   return lift<op::Append, Kind::kLayout, Kind::kLayout>(l, x);
 }
-template <int N, class T, class X> COTILE_HD COTILE_INLINE constexpr auto replace(const T& t, const X& x) {
+template <int N, class T, class X>
+COTILE_HD COTILE_INLINE constexpr auto replace(const T& t, const X& x) {
   return lift<op::Replace<N>, tuple_kind<T>, tuple_kind<T>>(t, x);
 }
-template <class T> COTILE_HD COTILE_INLINE constexpr auto flatten(const T& x) { return lift<op::Flatten, tuple_kind<T>>(x); }
-template <class T> COTILE_HD COTILE_INLINE constexpr auto product_each(const T& x) { return lift<op::ProductEach, Kind::kTuple>(x); }
-template <class T> COTILE_HD COTILE_INLINE constexpr auto product(const T& x) { return lift<op::Product, Kind::kTuple>(x); }
+template <class T>
+COTILE_HD COTILE_INLINE constexpr auto flatten(const T& x) {
+  return lift<op::Flatten, tuple_kind<T>>(x);
+}
+template <class T>
+COTILE_HD COTILE_INLINE constexpr auto product_each(const T& x) {
+  return lift<op::ProductEach, Kind::kTuple>(x);
+}
+template <class T>
+COTILE_HD COTILE_INLINE constexpr auto product(const T& x) {
+  return lift<op::Product, Kind::kTuple>(x);
+}
 
 // --- algebra --------------------------------------------------------------------------------
 
-template <class L> COTILE_HD COTILE_INLINE constexpr auto coalesce(const L& l) { return lift<op::Coalesce, Kind::kLayout>(l); }
-template <class L, class P> COTILE_HD COTILE_INLINE constexpr auto coalesce(const L& l, const P& p) {
+template <class L>
+COTILE_HD COTILE_INLINE constexpr auto coalesce(const L& l) {
+  return lift<op::Coalesce, Kind::kLayout>(l);
+}
+template <class L, class P>
+COTILE_HD COTILE_INLINE constexpr auto coalesce(const L& l, const P& p) {
   return lift<op::Coalesce, Kind::kLayout, Kind::kTuple>(l, p);
 }
-template <class L> COTILE_HD COTILE_INLINE constexpr auto filter(const L& l) { return lift<op::Filter, Kind::kLayout>(l); }
-template <class L> COTILE_HD COTILE_INLINE constexpr auto filter_zeros(const L& l) { return lift<op::FilterZeros, Kind::kLayout>(l); }
-template <class L> COTILE_HD COTILE_INLINE constexpr auto zip(const L& l) { return lift<op::Zip, Kind::kLayout>(l); }
-template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto composition(const A& a, const B& b) {
+template <class L>
+COTILE_HD COTILE_INLINE constexpr auto filter(const L& l) {
+  return lift<op::Filter, Kind::kLayout>(l);
+}
+template <class L>
+COTILE_HD COTILE_INLINE constexpr auto filter_zeros(const L& l) {
+  return lift<op::FilterZeros, Kind::kLayout>(l);
+}
+template <class L>
+COTILE_HD COTILE_INLINE constexpr auto zip(const L& l) {
+  return lift<op::Zip, Kind::kLayout>(l);
+}
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto composition(const A& a, const B& b) {
   return lift<op::Composition, Kind::kLayout, tiler_kind<B>>(a, b);
 }
-template <class L> COTILE_HD COTILE_INLINE constexpr auto complement(const L& l) { return lift<op::Complement, Kind::kLayout>(l); }
-template <class L, class T> COTILE_HD COTILE_INLINE constexpr auto complement(const L& l, const T& t) {
+template <class L>
+COTILE_HD COTILE_INLINE constexpr auto complement(const L& l) {
+  return lift<op::Complement, Kind::kLayout>(l);
+}
+template <class L, class T>
+COTILE_HD COTILE_INLINE constexpr auto complement(const L& l, const T& t) {
   return lift<op::Complement, Kind::kLayout, Kind::kTuple>(l, t);
 }
-template <class L> COTILE_HD COTILE_INLINE constexpr auto right_inverse(const L& l) { return lift<op::RightInverse, Kind::kLayout>(l); }
-#define COTILE_CT_TILER_FN(NAME, OP)                                          \
-  template <class A, class B>                                                 \
-  COTILE_HD COTILE_INLINE constexpr auto NAME(const A& a, const B& b) {       \
-    return lift<op::OP, Kind::kLayout, tiler_kind<B>>(a, b);                  \
+template <class L>
+COTILE_HD COTILE_INLINE constexpr auto right_inverse(const L& l) {
+  return lift<op::RightInverse, Kind::kLayout>(l);
+}
+#define COTILE_CT_TILER_FN(NAME, OP)                                    \
+  template <class A, class B>                                           \
+  COTILE_HD COTILE_INLINE constexpr auto NAME(const A& a, const B& b) { \
+    return lift<op::OP, Kind::kLayout, tiler_kind<B>>(a, b);            \
   }
 COTILE_CT_TILER_FN(logical_divide, LogicalDivide)
 COTILE_CT_TILER_FN(zipped_divide, ZippedDivide)
@@ -234,33 +337,48 @@ COTILE_CT_TILER_FN(logical_product, LogicalProduct)
 COTILE_CT_TILER_FN(zipped_product, ZippedProduct)
 COTILE_CT_TILER_FN(tiled_product, TiledProduct)
 #undef COTILE_CT_TILER_FN
-template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto blocked_product(const A& a, const B& b) {
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto blocked_product(const A& a, const B& b) {
   return lift<op::BlockedProduct, Kind::kLayout, Kind::kLayout>(a, b);
 }
-template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto raked_product(const A& a, const B& b) {
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto raked_product(const A& a, const B& b) {
   return lift<op::RakedProduct, Kind::kLayout, Kind::kLayout>(a, b);
 }
-template <int N, class L> COTILE_HD COTILE_INLINE constexpr auto upcast(const L& l) { return lift<op::Upcast<N>, Kind::kLayout>(l); }
-template <int N, class L> COTILE_HD COTILE_INLINE constexpr auto downcast(const L& l) { return lift<op::Downcast<N>, Kind::kLayout>(l); }
-template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto max_common_vector(const A& a, const B& b) {
+template <int N, class L>
+COTILE_HD COTILE_INLINE constexpr auto upcast(const L& l) {
+  return lift<op::Upcast<N>, Kind::kLayout>(l);
+}
+template <int N, class L>
+COTILE_HD COTILE_INLINE constexpr auto downcast(const L& l) {
+  return lift<op::Downcast<N>, Kind::kLayout>(l);
+}
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto max_common_vector(const A& a, const B& b) {
   return lift<op::MaxCommonVector, Kind::kLayout, Kind::kLayout>(a, b);
 }
-template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto max_common_layout(const A& a, const B& b) {
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto max_common_layout(const A& a, const B& b) {
   return lift<op::MaxCommonLayout, Kind::kLayout, Kind::kLayout>(a, b);
 }
-template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto shape_div(const A& a, const B& b) {
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto shape_div(const A& a, const B& b) {
   return lift<op::ShapeDiv, Kind::kTuple, Kind::kTuple>(a, b);
 }
-template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto ceil_div(const A& a, const B& b) {
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto ceil_div(const A& a, const B& b) {
   return lift<op::CeilDiv, Kind::kTuple, Kind::kTuple>(a, b);
 }
-template <class C, class S> COTILE_HD COTILE_INLINE constexpr auto idx2crd(const C& c, const S& s) {
+template <class C, class S>
+COTILE_HD COTILE_INLINE constexpr auto idx2crd(const C& c, const S& s) {
   return lift<op::Idx2Crd, Kind::kTuple, Kind::kTuple>(c, s);
 }
-template <class C, class S, class D> COTILE_HD COTILE_INLINE constexpr auto crd2idx(const C& c, const S& s, const D& d) {
+template <class C, class S, class D>
+COTILE_HD COTILE_INLINE constexpr auto crd2idx(const C& c, const S& s, const D& d) {
   return lift<op::Crd2Idx, Kind::kTuple, Kind::kTuple, Kind::kTuple>(c, s, d);
 }
-template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto elem_less(const A& a, const B& b) {
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto elem_less(const A& a, const B& b) {
   return lift<op::ElemLess, Kind::kTuple, Kind::kTuple>(a, b);
 }
 
@@ -289,13 +407,21 @@ inline constexpr bool is_static_v = is_static<T>::value;
 // --- printing (host): the engine's text ----------------------------------------------------
 
 template <auto S>
-inline std::string to_string(const Layout<S>& l) { return ::cotile::to_string(engine(l)); }
+inline std::string to_string(const Layout<S>& l) {
+  return ::cotile::to_string(engine(l));
+}
 template <auto S>
-inline std::string to_string(const Tuple<S>& t) { return ::cotile::to_string(engine(t)); }
+inline std::string to_string(const Tuple<S>& t) {
+  return ::cotile::to_string(engine(t));
+}
 template <int64_t N>
-inline std::string to_string(Int<N>) { return "_" + std::to_string(N); }
+inline std::string to_string(Int<N>) {
+  return "_" + std::to_string(N);
+}
 template <class T>
-inline void print(const T& x) { std::fputs(to_string(x).c_str(), stdout); }
+inline void print(const T& x) {
+  std::fputs(to_string(x).c_str(), stdout);
+}
 
 }  // namespace cotile::ct
 
@@ -356,8 +482,9 @@ constexpr bool require_static() {
 // left_inverse and complement of rank > 1 need static strides (CuTe refuses too).
 template <auto S>
 COTILE_HD COTILE_INLINE constexpr auto left_inverse(const Layout<S>& l) {
-  static_assert(require_static<S, false, Message{"left_inverse: the layout"},
-                               Message{"make the strides static Int<N> (the inverse's structure depends on their order)"}>());
+  static_assert(
+      require_static<S, false, Message{"left_inverse: the layout"},
+                     Message{"make the strides static Int<N> (the inverse's structure depends on their order)"}>());
   if constexpr (detail::all_static<S, false>()) return lift<op::LeftInverse, Kind::kLayout>(l);
   else return l;  // not reached: the requirement above is a compile error
 }
@@ -366,13 +493,19 @@ COTILE_HD COTILE_INLINE constexpr auto left_inverse(const Layout<S>& l) {
 
 namespace cotile::ct {
 namespace op {
-struct Congruent { constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return congruent(a, b); } };
-struct Compatible { constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return compatible(a, b); } };
+struct Congruent {
+  constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return congruent(a, b); }
+};
+struct Compatible {
+  constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return compatible(a, b); }
+};
 }  // namespace op
-template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto congruent(const A& a, const B& b) {
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto congruent(const A& a, const B& b) {
   return lift<op::Congruent, Kind::kTuple, Kind::kTuple>(a, b);
 }
-template <class A, class B> COTILE_HD COTILE_INLINE constexpr auto compatible(const A& a, const B& b) {
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto compatible(const A& a, const B& b) {
   return lift<op::Compatible, Kind::kTuple, Kind::kTuple>(a, b);
 }
 }  // namespace cotile::ct
@@ -382,23 +515,35 @@ namespace cotile::ct {
 // Arithmetic with static integers: the engine's rules (static op static is static, _0 * x and
 // x % _1 are _0, _1 * x is the dynamic x, ...), by lifting the engine's own operators.
 namespace op {
-struct Add { constexpr EInt operator()(const EInt& a, const EInt& b) const { return a + b; } };
-struct Sub { constexpr EInt operator()(const EInt& a, const EInt& b) const { return a - b; } };
-struct Mul { constexpr EInt operator()(const EInt& a, const EInt& b) const { return a * b; } };
-struct Div { constexpr EInt operator()(const EInt& a, const EInt& b) const { return a / b; } };
-struct Mod { constexpr EInt operator()(const EInt& a, const EInt& b) const { return a % b; } };
-struct Less { constexpr EInt operator()(const EInt& a, const EInt& b) const { return less(a, b); } };
+struct Add {
+  constexpr EInt operator()(const EInt& a, const EInt& b) const { return a + b; }
+};
+struct Sub {
+  constexpr EInt operator()(const EInt& a, const EInt& b) const { return a - b; }
+};
+struct Mul {
+  constexpr EInt operator()(const EInt& a, const EInt& b) const { return a * b; }
+};
+struct Div {
+  constexpr EInt operator()(const EInt& a, const EInt& b) const { return a / b; }
+};
+struct Mod {
+  constexpr EInt operator()(const EInt& a, const EInt& b) const { return a % b; }
+};
+struct Less {
+  constexpr EInt operator()(const EInt& a, const EInt& b) const { return less(a, b); }
+};
 }  // namespace op
 
 template <class A, class B>
-inline constexpr bool static_int_operands =
-    (is_static_int<A>::value && (is_static_int<B>::value || std::is_integral_v<B>)) ||
-    (is_static_int<B>::value && std::is_integral_v<A>);
+inline constexpr bool static_int_operands = (is_static_int<A>::value &&
+                                             (is_static_int<B>::value || std::is_integral_v<B>)) ||
+                                            (is_static_int<B>::value && std::is_integral_v<A>);
 
-#define COTILE_CT_INT_OP(OP, NAME)                                                     \
-  template <class A, class B, std::enable_if_t<static_int_operands<A, B>, int> = 0>  \
-  COTILE_HD COTILE_INLINE constexpr auto operator OP(const A& a, const B& b) {        \
-    return lift<op::NAME, Kind::kInt, Kind::kInt>(a, b);                              \
+#define COTILE_CT_INT_OP(OP, NAME)                                                  \
+  template <class A, class B, std::enable_if_t<static_int_operands<A, B>, int> = 0> \
+  COTILE_HD COTILE_INLINE constexpr auto operator OP(const A& a, const B& b) {      \
+    return lift<op::NAME, Kind::kInt, Kind::kInt>(a, b);                            \
   }
 COTILE_CT_INT_OP(+, Add)
 COTILE_CT_INT_OP(-, Sub)

@@ -28,8 +28,10 @@ struct ComposedLayout {
   }
 };
 
-template <class T> struct is_composed_layout : std::false_type {};
-template <class Sw, class Off, class L> struct is_composed_layout<ComposedLayout<Sw, Off, L>> : std::true_type {};
+template <class T>
+struct is_composed_layout : std::false_type {};
+template <class Sw, class Off, class L>
+struct is_composed_layout<ComposedLayout<Sw, Off, L>> : std::true_type {};
 
 // composition(Sw, L) = Sw o _0 o L.
 template <int B, int M, int S, class L>
@@ -52,7 +54,8 @@ COTILE_HD COTILE_INLINE constexpr auto tile_to_shape(const L& l, const ShapeOrde
   static_assert(sizeof...(ShapeOrder) == 1 || sizeof...(ShapeOrder) == 2, "tile_to_shape(A, shape[, order])");
   if constexpr (is_composed_layout<L>::value) {
     const auto inner = tile_to_shape(l.layout, so...);
-    return ComposedLayout<decltype(l.swizzle), decltype(l.offset), std::remove_cv_t<decltype(inner)>>{l.swizzle, l.offset, inner};
+    return ComposedLayout<decltype(l.swizzle), decltype(l.offset), std::remove_cv_t<decltype(inner)>>{l.swizzle,
+                                                                                                      l.offset, inner};
   } else {
     return lift<op::TileToShape, Kind::kLayout, tuple_kind<ShapeOrder>...>(l, so...);
   }
@@ -65,8 +68,12 @@ COTILE_HD constexpr ::cotile::ComposedLayout engine(const ComposedLayout<Sw, Off
   return ::cotile::ComposedLayout{Sw::value, off, engine(c.layout)};
 }
 template <int B, int M, int S>
-inline std::string to_string(const Swizzle<B, M, S>&) { return ::cotile::to_string(Swizzle<B, M, S>::value); }
+inline std::string to_string(const Swizzle<B, M, S>&) {
+  return ::cotile::to_string(Swizzle<B, M, S>::value);
+}
 template <class Sw, class Off, class L>
-inline std::string to_string(const ComposedLayout<Sw, Off, L>& c) { return ::cotile::to_string(engine(c)); }
+inline std::string to_string(const ComposedLayout<Sw, Off, L>& c) {
+  return ::cotile::to_string(engine(c));
+}
 
 }  // namespace cotile::ct

@@ -34,22 +34,35 @@ struct tagged_ptr {
 namespace detail {
 template <class P, Space M>
 struct space_ptr {
-  static_assert(std::is_pointer_v<P>, "gmem_ptr<P> / smem_ptr<P>: P is a pointer type, as in CuTe (gmem_ptr<float*>, not gmem_ptr<float>)");
+  static_assert(std::is_pointer_v<P>,
+                "gmem_ptr<P> / smem_ptr<P>: P is a pointer type, as in CuTe (gmem_ptr<float*>, not gmem_ptr<float>)");
   using type = tagged_ptr<std::remove_pointer_t<P>, M>;
 };
 }  // namespace detail
-template <class P> using gmem_ptr = typename detail::space_ptr<P, Space::kGmem>::type;
-template <class P> using smem_ptr = typename detail::space_ptr<P, Space::kSmem>::type;
+template <class P>
+using gmem_ptr = typename detail::space_ptr<P, Space::kGmem>::type;
+template <class P>
+using smem_ptr = typename detail::space_ptr<P, Space::kSmem>::type;
 template <class T>
-COTILE_HD constexpr gmem_ptr<T*> make_gmem_ptr(T* p) { return {p}; }
+COTILE_HD constexpr gmem_ptr<T*> make_gmem_ptr(T* p) {
+  return {p};
+}
 template <class T>
-COTILE_HD constexpr gmem_ptr<T*> make_gmem_ptr(void* p) { return {static_cast<T*>(p)}; }
+COTILE_HD constexpr gmem_ptr<T*> make_gmem_ptr(void* p) {
+  return {static_cast<T*>(p)};
+}
 template <class T>
-COTILE_HD constexpr gmem_ptr<const T*> make_gmem_ptr(const void* p) { return {static_cast<const T*>(p)}; }
+COTILE_HD constexpr gmem_ptr<const T*> make_gmem_ptr(const void* p) {
+  return {static_cast<const T*>(p)};
+}
 template <class T>
-COTILE_HD constexpr smem_ptr<T*> make_smem_ptr(T* p) { return {p}; }
+COTILE_HD constexpr smem_ptr<T*> make_smem_ptr(T* p) {
+  return {p};
+}
 template <class T>
-COTILE_HD constexpr smem_ptr<T*> make_smem_ptr(void* p) { return {static_cast<T*>(p)}; }
+COTILE_HD constexpr smem_ptr<T*> make_smem_ptr(void* p) {
+  return {static_cast<T*>(p)};
+}
 
 // Offsets only: a tensor over no memory, whose iterator is the offset of its first element (for
 // tools and tests that ask where a partition starts).
@@ -89,7 +102,8 @@ struct has_underscore : std::false_type {};
 template <>
 struct has_underscore<Underscore> : std::true_type {};
 template <class T, class... Ts>
-struct has_underscore<Pack<T, Ts...>> : std::bool_constant<has_underscore<T>::value || (has_underscore<Ts>::value || ...)> {};
+struct has_underscore<Pack<T, Ts...>>
+    : std::bool_constant<has_underscore<T>::value || (has_underscore<Ts>::value || ...)> {};
 
 template <class Iter, class L, class Storage = void>
 struct Tensor {
@@ -115,7 +129,9 @@ struct Tensor {
     return (*this)(make_coord(c0, c1, cs...));
   }
   template <class I>
-  COTILE_HD COTILE_INLINE constexpr decltype(auto) operator[](const I& i) const { return iter[int64_t(layout_(i))]; }
+  COTILE_HD COTILE_INLINE constexpr decltype(auto) operator[](const I& i) const {
+    return iter[int64_t(layout_(i))];
+  }
 };
 
 // A register tensor owns its storage.
@@ -129,7 +145,9 @@ struct RegisterTensor {
     return storage.data[int64_t(layout_(cs...))];
   }
   template <class I>
-  COTILE_HD COTILE_INLINE constexpr T& operator[](const I& i) { return storage.data[int64_t(layout_(i))]; }
+  COTILE_HD COTILE_INLINE constexpr T& operator[](const I& i) {
+    return storage.data[int64_t(layout_(i))];
+  }
   COTILE_HD constexpr T* data() { return storage.data; }
 };
 
@@ -142,8 +160,9 @@ COTILE_HD constexpr auto make_tensor(const Iter& it, const L& l) {
 // make_tensor<T>(layout): registers for a static layout (cosize(layout) values of T).
 template <class T, class L>
 COTILE_HD constexpr auto make_tensor(const L& l) {
-  static_assert(require_static<L::spec, true, Message{"make_tensor<T>(layout): a register tensor's layout"},
-                               Message{"its cosize is the number of registers: make every shape and stride an Int<N>"}>());
+  static_assert(
+      require_static<L::spec, true, Message{"make_tensor<T>(layout): a register tensor's layout"},
+                     Message{"its cosize is the number of registers: make every shape and stride an Int<N>"}>());
   if constexpr (detail::all_static<L::spec, true>()) {
     constexpr int64_t n = decltype(cosize(l))::value;
     return RegisterTensor<T, L, int(n)>{{}, l};
@@ -159,13 +178,19 @@ COTILE_HD constexpr auto make_identity_tensor(const S& s) {
 }
 
 template <class Iter, class L>
-COTILE_HD constexpr auto size(const Tensor<Iter, L>& t) { return size(t.layout()); }
+COTILE_HD constexpr auto size(const Tensor<Iter, L>& t) {
+  return size(t.layout());
+}
 template <class Iter, class L>
-COTILE_HD constexpr auto shape(const Tensor<Iter, L>& t) { return shape(t.layout()); }
+COTILE_HD constexpr auto shape(const Tensor<Iter, L>& t) {
+  return shape(t.layout());
+}
 
 // repeat<N>(_) as a pack (CuTe's repeat<N>(_)); a single '_' when N == 1.
 template <size_t... Is>
-COTILE_HD constexpr auto make_pack_repeat(std::index_sequence<Is...>) { return make_pack(((void)Is, _)...); }
+COTILE_HD constexpr auto make_pack_repeat(std::index_sequence<Is...>) {
+  return make_pack(((void)Is, _)...);
+}
 template <int N>
 COTILE_HD constexpr auto repeat_(Underscore) {
   if constexpr (N == 1) return _;
@@ -229,7 +254,8 @@ COTILE_HD COTILE_INLINE constexpr auto recast(const Tensor<Iter, L>& t) {
   using T = typename Iter::value_type;
   constexpr int ratio_up = sizeof(U) >= sizeof(T) ? int(sizeof(U) / sizeof(T)) : 1;
   constexpr int ratio_down = sizeof(T) > sizeof(U) ? int(sizeof(T) / sizeof(U)) : 1;
-  static_assert(sizeof(U) % sizeof(T) == 0 || sizeof(T) % sizeof(U) == 0, "recast: element sizes must divide each other");
+  static_assert(sizeof(U) % sizeof(T) == 0 || sizeof(T) % sizeof(U) == 0,
+                "recast: element sizes must divide each other");
   auto* p = reinterpret_cast<U*>(t.iter.get());
   if constexpr (ratio_up > 1) {
     const auto l = upcast<ratio_up>(t.layout());

@@ -82,10 +82,22 @@ COTILE_HD constexpr Pack<T, Ts...> make_pack(const T& x, const Ts&... xs) {
   return Pack<T, Ts...>{x, make_pack(xs...)};
 }
 
-template <class... Ts> COTILE_HD constexpr auto make_shape(const Ts&... xs) { return make_pack(xs...); }
-template <class... Ts> COTILE_HD constexpr auto make_stride(const Ts&... xs) { return make_pack(xs...); }
-template <class... Ts> COTILE_HD constexpr auto make_coord(const Ts&... xs) { return make_pack(xs...); }
-template <class... Ts> COTILE_HD constexpr auto make_tile(const Ts&... xs) { return make_pack(xs...); }
+template <class... Ts>
+COTILE_HD constexpr auto make_shape(const Ts&... xs) {
+  return make_pack(xs...);
+}
+template <class... Ts>
+COTILE_HD constexpr auto make_stride(const Ts&... xs) {
+  return make_pack(xs...);
+}
+template <class... Ts>
+COTILE_HD constexpr auto make_coord(const Ts&... xs) {
+  return make_pack(xs...);
+}
+template <class... Ts>
+COTILE_HD constexpr auto make_tile(const Ts&... xs) {
+  return make_pack(xs...);
+}
 
 // --- typed tuples and layouts ---------------------------------------------------------------
 
@@ -122,7 +134,9 @@ struct Arg<Int<N>> {
   using value_type = int;
   static constexpr EInt engine_int(Tape*, int, const int64_t* = nullptr) { return S(N); }
   static constexpr IntTuple engine_tuple(Tape* t, int f, const int64_t* v = nullptr) { return I(engine_int(t, f, v)); }
-  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) { return tile_int(engine_int(t, f, v)); }
+  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
+    return tile_int(engine_int(t, f, v));
+  }
   template <class V>
   COTILE_HD static constexpr void gather(const Int<N>&, V*) {}
 };
@@ -131,11 +145,17 @@ template <class T>
 struct Arg<T, std::enable_if_t<std::is_integral_v<T>>> {
   static constexpr int slots = 1;
   using value_type = std::conditional_t<(sizeof(T) > 4), int64_t, int>;
-  static constexpr EInt engine_int(Tape* t, int f, const int64_t* v = nullptr) { return t ? t->input(f) : D(v ? v[f] : 0); }
+  static constexpr EInt engine_int(Tape* t, int f, const int64_t* v = nullptr) {
+    return t ? t->input(f) : D(v ? v[f] : 0);
+  }
   static constexpr IntTuple engine_tuple(Tape* t, int f, const int64_t* v = nullptr) { return I(engine_int(t, f, v)); }
-  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) { return tile_int(engine_int(t, f, v)); }
+  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
+    return tile_int(engine_int(t, f, v));
+  }
   template <class V>
-  COTILE_HD static constexpr void gather(const T& x, V* out) { out[0] = V(x); }
+  COTILE_HD static constexpr void gather(const T& x, V* out) {
+    out[0] = V(x);
+  }
 };
 
 template <>
@@ -154,7 +174,9 @@ struct Arg<Tuple<S>> {
   static constexpr IntTuple engine_tuple(Tape* t, int f, const int64_t* v = nullptr) {
     return t ? expand(S, nullptr, t, f) : expand(S, v ? v + f : nullptr, nullptr, 0);
   }
-  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) { return tile_of_shape(engine_tuple(t, f, v)); }
+  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
+    return tile_of_shape(engine_tuple(t, f, v));
+  }
   template <class V>
   COTILE_HD static constexpr void gather(const Tuple<S>& x, V* out) {
     for (int k = 0; k < S.slots; ++k) out[k] = V(x.dyn.data()[k]);
@@ -166,10 +188,14 @@ struct Arg<Layout<S>> {
   static constexpr int slots = S.slots();
   using value_type = std::conditional_t<(S.slots() > 0), int64_t, int>;
   static constexpr ::cotile::Layout engine_layout(Tape* t, int f, const int64_t* v = nullptr) {
-    if (!t) return ::cotile::Layout{expand(S.shape, v ? v + f : nullptr, nullptr, 0), expand(S.stride, v ? v + f : nullptr, nullptr, 0)};
+    if (!t)
+      return ::cotile::Layout{expand(S.shape, v ? v + f : nullptr, nullptr, 0),
+                              expand(S.stride, v ? v + f : nullptr, nullptr, 0)};
     return ::cotile::Layout{expand(S.shape, nullptr, t, f), expand(S.stride, nullptr, t, f)};
   }
-  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) { return tile_layout(engine_layout(t, f, v)); }
+  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
+    return tile_layout(engine_layout(t, f, v));
+  }
   template <class V>
   COTILE_HD static constexpr void gather(const Layout<S>& x, V* out) {
     for (int k = 0; k < slots; ++k) out[k] = V(x.dyn.data()[k]);

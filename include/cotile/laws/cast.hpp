@@ -22,8 +22,19 @@ COTILE_HD constexpr LawReport upcast(const Layout& l, int64_t n, const Layout& r
     const Int d = l.stride.leaf_at(k);
     if (d.is_static || d.value % n == 0) continue;
     LawReport f = failed("upcast", kUpcastLaw);
-    f.message.add(" at leaf ").num(k).add(": the run-time stride ").add(d).add(" is not a multiple of N = ").num(n)
-        .add(" (CuTe truncates ").add(d).add(" / ").num(n).add(" to ").add(r.stride.leaf_at(k)).add(")");
+    f.message.add(" at leaf ")
+        .num(k)
+        .add(": the run-time stride ")
+        .add(d)
+        .add(" is not a multiple of N = ")
+        .num(n)
+        .add(" (CuTe truncates ")
+        .add(d)
+        .add(" / ")
+        .num(n)
+        .add(" to ")
+        .add(r.stride.leaf_at(k))
+        .add(")");
     line(f, "L", l);
     line(f, "N", n);
     cute(f, r);
@@ -48,7 +59,8 @@ COTILE_HD constexpr LawReport max_common_layout(const char* op, const Layout& a,
   auto failure = [&](int64_t i, int64_t j) {
     LawReport f = failed(op, kMaxCommonLaw);
     f.message.add(" at i = ").num(i).add(" (R(").num(i).add(") = ").num(j);
-    if (j < 0 || j >= na || j >= nb) f.message.add(", not an index of both A and B: sizes ").num(na).add(" and ").num(nb).add(")");
+    if (j < 0 || j >= na || j >= nb)
+      f.message.add(", not an index of both A and B: sizes ").num(na).add(" and ").num(nb).add(")");
     else f.message.add(", A(").num(j).add(") = ").num(fa(j)).add(", B(").num(j).add(") = ").num(fb(j)).add(")");
     line(f, "A", a);
     line(f, "B", b);

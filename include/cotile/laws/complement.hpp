@@ -38,13 +38,22 @@ COTILE_HD constexpr Proof prove_complement(const Layout& f, const Layout& c, con
       return p;
     }
     if (d.value < 1) {
-      p.why.add("L has the stride ").add(d).add(d.value == 0 ? " (a run-time 0: two coordinates share every offset)"
-                                                             : " (negative: its offsets lie below 0)");
+      p.why.add("L has the stride ")
+          .add(d)
+          .add(d.value == 0 ? " (a run-time 0: two coordinates share every offset)"
+                            : " (negative: its offsets lie below 0)");
       return p;
     }
     if (d.value % prev_extent != 0) {
-      p.why.add("L's mode ").add(s).add(":").add(d).add(" starts at stride ").add(d).add(", not a multiple of the extent ")
-          .num(prev_extent).add(" the modes below it cover");
+      p.why.add("L's mode ")
+          .add(s)
+          .add(":")
+          .add(d)
+          .add(" starts at stride ")
+          .add(d)
+          .add(", not a multiple of the extent ")
+          .num(prev_extent)
+          .add(" the modes below it cover");
       return p;
     }
     prev_extent = cotile::detail::checked_mul(s.value, d.value);
@@ -106,15 +115,29 @@ COTILE_HD constexpr LawReport complement(const Layout& l, const Layout& f, const
   for (int64_t i = 1; i < nc; ++i)
     if (!(fc(i - 1) < fc(i))) {
       LawReport r = failed("complement", kComplementLaw);
-      r.message.add(": C is not ordered: C(").num(i - 1).add(") = ").num(fc(i - 1)).add(" >= C(").num(i).add(") = ")
+      r.message.add(": C is not ordered: C(")
+          .num(i - 1)
+          .add(") = ")
+          .num(fc(i - 1))
+          .add(" >= C(")
+          .num(i)
+          .add(") = ")
           .num(fc(i));
       return finish(r);
     }
   const Collision col = first_collision(both, points);
   if (col.found) {
     LawReport r = failed("complement", kComplementLaw);
-    r.message.add(": (L, C) is not injective: F(").num(col.first % nf).add(") + C(").num(col.first / nf).add(") = F(")
-        .num(col.second % nf).add(") + C(").num(col.second / nf).add(") = ").num(col.value);
+    r.message.add(": (L, C) is not injective: F(")
+        .num(col.first % nf)
+        .add(") + C(")
+        .num(col.first / nf)
+        .add(") = F(")
+        .num(col.second % nf)
+        .add(") + C(")
+        .num(col.second / nf)
+        .add(") = ")
+        .num(col.value);
     return finish(r);
   }
   const int64_t co = cosize(fcat).value, target = product(cotarget).value;

@@ -82,7 +82,10 @@ COTILE_HD constexpr Proof prove_composition(const Layout& flat_a, const Layout& 
         const int64_t per = size / stride;
         if (rest % per != 0) {
           mode(p.why);
-          p.why.add(": it takes ").num(per).add(" of its elements there, which does not divide the ").num(rest)
+          p.why.add(": it takes ")
+              .num(per)
+              .add(" of its elements there, which does not divide the ")
+              .num(rest)
               .add(" it has left");
           return p;
         }
@@ -91,8 +94,17 @@ COTILE_HD constexpr Proof prove_composition(const Layout& flat_a, const Layout& 
         stride = 1;
       } else {
         mode(p.why);
-        p.why.add(", which does not divide its size ").num(size).add(", and its elements run past it (the last at ")
-            .num(rest - 1).add(" * ").num(stride).add(" = ").num((rest - 1) * stride).add(" >= ").num(size).add(")");
+        p.why.add(", which does not divide its size ")
+            .num(size)
+            .add(", and its elements run past it (the last at ")
+            .num(rest - 1)
+            .add(" * ")
+            .num(stride)
+            .add(" = ")
+            .num((rest - 1) * stride)
+            .add(" >= ")
+            .num(size)
+            .add(")");
         return p;
       }
     }
@@ -145,8 +157,19 @@ COTILE_HD constexpr LawReport composition(const Layout& a, const Layout& flat_a,
     const int64_t x = fb(c), want = fa(x), got = fr(c);
     if (got != want) {
       LawReport f = failed("composition", kCompositionLaw);
-      f.message.add(" at c = ").num(c).add(" (R(").num(c).add(") = ").num(got).add(", A(B(").num(c).add(")) = A(").num(x)
-          .add(") = ").num(want).add(")");
+      f.message.add(" at c = ")
+          .num(c)
+          .add(" (R(")
+          .num(c)
+          .add(") = ")
+          .num(got)
+          .add(", A(B(")
+          .num(c)
+          .add(")) = A(")
+          .num(x)
+          .add(") = ")
+          .num(want)
+          .add(")");
       return finish(f);
     }
   }

@@ -98,7 +98,8 @@ inline Collision first_collision_sorted(const Flat& f, int64_t n) {
   // one whose later index is smallest.
   for (size_t k = 1, group = 0; k < v.size(); ++k) {
     if (v[k].first != v[k - 1].first) group = k;
-    else if (k == group + 1 && (!c.found || v[k].second < c.second)) c = Collision{true, v[group].second, v[k].second, v[k].first};
+    else if (k == group + 1 && (!c.found || v[k].second < c.second))
+      c = Collision{true, v[group].second, v[k].second, v[k].first};
   }
   return c;
 }

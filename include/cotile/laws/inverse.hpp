@@ -29,7 +29,8 @@ COTILE_HD constexpr Proof prove_right_inverse(const Layout& c) {
 inline constexpr const char* kRightInverseLaw = "L(R(i)) = i";
 
 // (c = coalesce(L), as the algorithm has it.)
-COTILE_HD constexpr LawReport right_inverse(const Layout& l, const Layout& c, const Layout& r, bool exhaustive = false) {
+COTILE_HD constexpr LawReport right_inverse(const Layout& l, const Layout& c, const Layout& r,
+                                            bool exhaustive = false) {
   LawReport rep = holding("right_inverse", kRightInverseLaw, known(l) && known(r));
   if (rep.deferred) return rep;
   const Proof p = prove_right_inverse(c);
@@ -51,8 +52,17 @@ COTILE_HD constexpr LawReport right_inverse(const Layout& l, const Layout& c, co
   for (int64_t i = 0; i < n; ++i)
     if (fl(fr(i)) != i) {
       LawReport f = failed("right_inverse", kRightInverseLaw);
-      f.message.add(" at i = ").num(i).add(" (R(").num(i).add(") = ").num(fr(i)).add(", L(").num(fr(i)).add(") = ")
-          .num(fl(fr(i))).add(")");
+      f.message.add(" at i = ")
+          .num(i)
+          .add(" (R(")
+          .num(i)
+          .add(") = ")
+          .num(fr(i))
+          .add(", L(")
+          .num(fr(i))
+          .add(") = ")
+          .num(fl(fr(i)))
+          .add(")");
       return finish(f);
     }
   rep.points = n;
@@ -80,7 +90,8 @@ COTILE_HD constexpr Proof prove_left_inverse(const Layout& c) {
       return p;
     }
     if (key[i] < 0) {
-      p.why.add("L has the negative stride ").add(d.leaf_at(i))
+      p.why.add("L has the negative stride ")
+          .add(d.leaf_at(i))
           .add(": a layout R has R(-x) = -R(x), so it cannot send negative offsets back to indices >= 0");
       return p;
     }
@@ -92,22 +103,56 @@ COTILE_HD constexpr Proof prove_left_inverse(const Layout& c) {
     if (prev >= 0) {
       const Int ps = s.leaf_at(idx[prev]), pd = d.leaf_at(idx[prev]), cd = d.leaf_at(idx[k]);
       if (key[k] % key[prev] != 0) {
-        p.why.add("the stride ").add(cd).add(" is not a multiple of the next smaller stride ").add(pd)
-            .add(", so an offset does not tell the coordinate of the mode ").add(ps).add(":").add(pd);
+        p.why.add("the stride ")
+            .add(cd)
+            .add(" is not a multiple of the next smaller stride ")
+            .add(pd)
+            .add(", so an offset does not tell the coordinate of the mode ")
+            .add(ps)
+            .add(":")
+            .add(pd);
         return p;
       }
       if (cotile::detail::checked_mul(ps.value, pd.value) > key[k]) {
         const Int cs = s.leaf_at(idx[k]);
         if (key[k] == key[prev]) {
-          p.why.add("the modes ").add(ps).add(":").add(pd).add(" and ").add(cs).add(":").add(cd)
-              .add(" share the stride ").add(pd).add(": left_inverse takes ").add(ps).add(":").add(pd)
-              .add(" first and reads its coordinate modulo 1, but it takes ").num(ps.value).add(" values");
-          if (cs.value == 1 && !cs.is_static) p.why.add(" (a run-time size 1 stays a mode; a static _1 would be dropped)");
+          p.why.add("the modes ")
+              .add(ps)
+              .add(":")
+              .add(pd)
+              .add(" and ")
+              .add(cs)
+              .add(":")
+              .add(cd)
+              .add(" share the stride ")
+              .add(pd)
+              .add(": left_inverse takes ")
+              .add(ps)
+              .add(":")
+              .add(pd)
+              .add(" first and reads its coordinate modulo 1, but it takes ")
+              .num(ps.value)
+              .add(" values");
+          if (cs.value == 1 && !cs.is_static)
+            p.why.add(" (a run-time size 1 stays a mode; a static _1 would be dropped)");
         } else {
-          p.why.add("the mode ").add(ps).add(":").add(pd).add(" reaches ").num(ps.value * pd.value)
-              .add(", past the next stride ").add(cd).add(" (of the mode ").add(cs).add(":").add(cd)
-              .add("): left_inverse reads its coordinate modulo ").num(key[k] / key[prev]).add(", but it takes ")
-              .num(ps.value).add(" values");
+          p.why.add("the mode ")
+              .add(ps)
+              .add(":")
+              .add(pd)
+              .add(" reaches ")
+              .num(ps.value * pd.value)
+              .add(", past the next stride ")
+              .add(cd)
+              .add(" (of the mode ")
+              .add(cs)
+              .add(":")
+              .add(cd)
+              .add("): left_inverse reads its coordinate modulo ")
+              .num(key[k] / key[prev])
+              .add(", but it takes ")
+              .num(ps.value)
+              .add(" values");
         }
         return p;
       }
@@ -155,8 +200,15 @@ COTILE_HD constexpr LawReport left_inverse(const Layout& l, const Layout& c, con
     line(f, "L", l);
     Text t;
     if (col.found)
-      t.add("L is not injective: L(").num(col.first).add(") = L(").num(col.second).add(") = ").num(col.value)
-          .add(", and R does not send ").num(x).add(" to an index with that offset");
+      t.add("L is not injective: L(")
+          .num(col.first)
+          .add(") = L(")
+          .num(col.second)
+          .add(") = ")
+          .num(col.value)
+          .add(", and R does not send ")
+          .num(x)
+          .add(" to an index with that offset");
     why(f, col.found ? t : p.why);
     cute(f, r, cute_refusal);
     fix(f, kLeftInverseFix);

@@ -46,8 +46,14 @@ COTILE_HD constexpr LawReport unverified(const char* op, const char* law, int64_
   r.holds = false;
   r.op = op;
   r.law = law;
-  r.message.add(op).add(": ").add(law).add(" could not be verified: the condition below does not hold and there are ")
-      .num(points).add(" points, more than cotile enumerates (").num(law_points()).add(")");
+  r.message.add(op)
+      .add(": ")
+      .add(law)
+      .add(" could not be verified: the condition below does not hold and there are ")
+      .num(points)
+      .add(" points, more than cotile enumerates (")
+      .num(law_points())
+      .add(")");
   return r;
 }
 // "\n  <name> = <value>"

@@ -85,7 +85,7 @@ struct LawReport {
   bool deferred = false;
   const char* op = "";
   const char* law = "";  // e.g. "R(c) = A(B(c))"
-  Text message;           // when !holds: the whole message
+  Text message;          // when !holds: the whole message
   // When it holds: how that is known. proven: from a condition on the values (no enumeration);
   // otherwise it was checked on `points` points.
   bool proven = false;

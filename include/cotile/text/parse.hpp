@@ -50,7 +50,9 @@ class Parser {
     ++pos_;
   }
   static bool is_digit(char c) { return c >= '0' && c <= '9'; }
-  static bool is_ident(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || is_digit(c) || c == '.'; }
+  static bool is_ident(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || is_digit(c) || c == '.';
+  }
 
   // Nesting deeper than any value cotile can hold is refused before it can exhaust the stack.
   static constexpr int kMaxDepth = 64;
@@ -70,10 +72,21 @@ class Parser {
     ++pos_;
     const size_t rhs_at = pos_;
     Value b = term();
-    if (!a.is_int_tuple()) { pos_ = start; error("an integer tuple as the shape of a layout"); }
-    if (!b.is_int_tuple()) { pos_ = rhs_at; skip_ws(); error("an integer tuple as the stride of a layout"); }
+    if (!a.is_int_tuple()) {
+      pos_ = start;
+      error("an integer tuple as the shape of a layout");
+    }
+    if (!b.is_int_tuple()) {
+      pos_ = rhs_at;
+      skip_ws();
+      error("an integer tuple as the stride of a layout");
+    }
     const IntTuple s = to_int_tuple(a, "parse", 1), d = to_int_tuple(b, "parse", 2);
-    if (!is_congruent(s, d)) { pos_ = rhs_at; skip_ws(); error("a stride congruent to the shape " + cotile::to_string(s)); }
+    if (!is_congruent(s, d)) {
+      pos_ = rhs_at;
+      skip_ws();
+      error("a stride congruent to the shape " + cotile::to_string(s));
+    }
     return Value::of(Layout{s, d});
   }
 
@@ -91,7 +104,10 @@ class Parser {
 
   Value integer(bool is_static) {
     bool neg = false;
-    if (pos_ < src_.size() && src_[pos_] == '-') { neg = true; ++pos_; }
+    if (pos_ < src_.size() && src_[pos_] == '-') {
+      neg = true;
+      ++pos_;
+    }
     const int64_t v = digits();
     return Value::of(Int{neg ? -v : v, is_static});
   }
@@ -104,9 +120,15 @@ class Parser {
       ++pos_;
       Value t;
       t.kind = Value::kTuple;
-      if (peek(')')) { ++pos_; return t; }
+      if (peek(')')) {
+        ++pos_;
+        return t;
+      }
       t.elems.push_back(expr());
-      while (peek(',')) { ++pos_; t.elems.push_back(expr()); }
+      while (peek(',')) {
+        ++pos_;
+        t.elems.push_back(expr());
+      }
       expect(')', "',' or ')'");
       return t;
     }
@@ -130,7 +152,10 @@ class Parser {
     auto num = [&]() {
       skip_ws();
       bool neg = false;
-      if (pos_ < src_.size() && src_[pos_] == '-') { neg = true; ++pos_; }
+      if (pos_ < src_.size() && src_[pos_] == '-') {
+        neg = true;
+        ++pos_;
+      }
       const int64_t v = digits();
       if (v > 64) error("a swizzle parameter at most 64");
       return int(neg ? -v : v);
@@ -175,7 +200,10 @@ class Parser {
       int depth = 0;
       while (pos_ < src_.size()) {
         if (src_[pos_] == '<') ++depth;
-        if (src_[pos_] == '>' && --depth == 0) { ++pos_; break; }
+        if (src_[pos_] == '>' && --depth == 0) {
+          ++pos_;
+          break;
+        }
         ++pos_;
       }
       if (depth != 0) error("'>' closing the name's template arguments");
@@ -186,7 +214,10 @@ class Parser {
     std::vector<Value> args;
     if (!peek(')')) {
       args.push_back(expr());
-      while (peek(',')) { ++pos_; args.push_back(expr()); }
+      while (peek(',')) {
+        ++pos_;
+        args.push_back(expr());
+      }
     }
     expect(')', "',' or ')' closing the arguments of " + name);
     return (*call_)(name, args);

@@ -14,14 +14,24 @@ struct Value {
   enum Kind { kInt, kTuple, kLayout, kUnderscore, kSwizzle, kComposed, kName, kRecord };
   Kind kind = kInt;
   Int integer;
-  std::vector<Value> elems;                            // kTuple
-  Layout layout;                                       // kLayout
-  ComposedLayout composed;                             // kSwizzle (swizzle only), kComposed
-  std::string name;                                    // kName
-  std::vector<std::string> names;                      // kRecord: field names; values in elems
+  std::vector<Value> elems;        // kTuple
+  Layout layout;                   // kLayout
+  ComposedLayout composed;         // kSwizzle (swizzle only), kComposed
+  std::string name;                // kName
+  std::vector<std::string> names;  // kRecord: field names; values in elems
 
-  static Value of(const Int& x) { Value v; v.kind = kInt; v.integer = x; return v; }
-  static Value of(const Layout& l) { Value v; v.kind = kLayout; v.layout = l; return v; }
+  static Value of(const Int& x) {
+    Value v;
+    v.kind = kInt;
+    v.integer = x;
+    return v;
+  }
+  static Value of(const Layout& l) {
+    Value v;
+    v.kind = kLayout;
+    v.layout = l;
+    return v;
+  }
   static Value of(const IntTuple& t) {
     if (t.is_leaf()) return of(t.value());
     Value v;
@@ -29,16 +39,37 @@ struct Value {
     for (int i = 0; i < t.rank(); ++i) v.elems.push_back(of(t.get(i)));
     return v;
   }
-  static Value of(const Swizzle& s) { Value v; v.kind = kSwizzle; v.composed.swizzle = s; return v; }
+  static Value of(const Swizzle& s) {
+    Value v;
+    v.kind = kSwizzle;
+    v.composed.swizzle = s;
+    return v;
+  }
   static Value of(const ComposedLayout& c) {
     if (c.is_plain()) return of(c.layout);
-    Value v; v.kind = kComposed; v.composed = c; return v;
+    Value v;
+    v.kind = kComposed;
+    v.composed = c;
+    return v;
   }
-  static Value underscore() { Value v; v.kind = kUnderscore; return v; }
-  static Value named(std::string n) { Value v; v.kind = kName; v.name = std::move(n); return v; }
+  static Value underscore() {
+    Value v;
+    v.kind = kUnderscore;
+    return v;
+  }
+  static Value named(std::string n) {
+    Value v;
+    v.kind = kName;
+    v.name = std::move(n);
+    return v;
+  }
   // A record of named results: record({"layout", "offsets"}, {l, o}).
   static Value record(std::vector<std::string> names, std::vector<Value> values) {
-    Value v; v.kind = kRecord; v.names = std::move(names); v.elems = std::move(values); return v;
+    Value v;
+    v.kind = kRecord;
+    v.names = std::move(names);
+    v.elems = std::move(values);
+    return v;
   }
   const Value* field(const std::string& n) const {
     for (size_t i = 0; i < names.size(); ++i)
@@ -59,12 +90,18 @@ struct Value {
 // CuTe print format.
 inline std::string to_string(const Value& v) {
   switch (v.kind) {
-    case Value::kInt: return cotile::to_string(v.integer);
-    case Value::kLayout: return cotile::to_string(v.layout);
-    case Value::kUnderscore: return "_";
-    case Value::kSwizzle: return cotile::to_string(v.composed.swizzle);
-    case Value::kComposed: return cotile::to_string(v.composed);
-    case Value::kName: return v.name;
+    case Value::kInt:
+      return cotile::to_string(v.integer);
+    case Value::kLayout:
+      return cotile::to_string(v.layout);
+    case Value::kUnderscore:
+      return "_";
+    case Value::kSwizzle:
+      return cotile::to_string(v.composed.swizzle);
+    case Value::kComposed:
+      return cotile::to_string(v.composed);
+    case Value::kName:
+      return v.name;
     case Value::kTuple: {
       std::string s = "(";
       for (size_t i = 0; i < v.elems.size(); ++i) s += (i ? "," : "") + to_string(v.elems[i]);
@@ -81,14 +118,22 @@ inline std::string to_string(const Value& v) {
 
 inline const char* kind_name(Value::Kind k) {
   switch (k) {
-    case Value::kInt: return "integer";
-    case Value::kTuple: return "tuple";
-    case Value::kLayout: return "layout";
-    case Value::kUnderscore: return "'_'";
-    case Value::kSwizzle: return "swizzle";
-    case Value::kComposed: return "swizzled layout";
-    case Value::kName: return "name";
-    case Value::kRecord: return "record";
+    case Value::kInt:
+      return "integer";
+    case Value::kTuple:
+      return "tuple";
+    case Value::kLayout:
+      return "layout";
+    case Value::kUnderscore:
+      return "'_'";
+    case Value::kSwizzle:
+      return "swizzle";
+    case Value::kComposed:
+      return "swizzled layout";
+    case Value::kName:
+      return "name";
+    case Value::kRecord:
+      return "record";
   }
   return "?";
 }
@@ -123,15 +168,19 @@ inline Layout to_layout(const Value& v, const std::string& op, int argno) {
 // A tiler: a layout, an integer, '_', or a tuple of tilers. A plain shape is a tile of integers.
 inline Tile to_tile(const Value& v, const std::string& op, int argno) {
   switch (v.kind) {
-    case Value::kInt: return tile_int(v.integer);
-    case Value::kUnderscore: return tile_underscore();
-    case Value::kLayout: return tile_layout(v.layout);
+    case Value::kInt:
+      return tile_int(v.integer);
+    case Value::kUnderscore:
+      return tile_underscore();
+    case Value::kLayout:
+      return tile_layout(v.layout);
     case Value::kTuple: {
       Tile t = Tile::tuple();
       for (const Value& e : v.elems) t.push_back(to_tile(e, op, argno));
       return t;
     }
-    default: wrong_kind(op, argno, "a tile (a layout, an integer, '_' or a tuple of them)", v);
+    default:
+      wrong_kind(op, argno, "a tile (a layout, an integer, '_' or a tuple of them)", v);
   }
 }
 
