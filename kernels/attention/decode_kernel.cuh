@@ -346,7 +346,7 @@ struct DecodeCta {
     const float y_cap = p.softcap * kLog2e;
     const int g = lane / 4, c = lane % 4;
     float o[D / 8][4] = {};
-    float row_max[2] = {-INFINITY, -INFINITY}, base[2] = {0.0f, 0.0f}, row_sum[2] = {0.0f, 0.0f};
+    SoftmaxRow row[2];  // rows g and g + 8 of this lane's accumulators (softmax.cuh)
     for (int t = 0, stage = 0; t < my_tiles; ++t, stage = stage + 1 == kStages ? 0 : stage + 1) {
       arch::cp_async_wait<kStages - 2>();
       __syncwarp();
@@ -378,29 +378,21 @@ struct DecodeCta {
           for (int i = 0; i < 4; ++i)
             if (n0 + 8 * nt + 2 * c + (i & 1) >= hi) s[nt][i] = -INFINITY;
       }
-      // The online softmax with a lazy reference: row r's probabilities are 2^(y - base[r]), where
-      // base[r] is the row's max when it last moved (row_max[r], kept as 0 while that is -inf so
-      // that exp2 gives 0, not NaN); it moves (and O and the sum are rescaled)
-      // only when a score exceeds row_max by more than kLazyRescale. So P <= 2^kLazyRescale, exact
-      // to f16/bf16 precision, the fp32 sums far from overflow, and most tiles skip the rows'
-      // cross-lane max and O's rescale (a warp vote on the lane's own scores decides).
+      // The online softmax's update (softmax.cuh): the rows' reference moves (and O is rescaled)
+      // only when a lane's score exceeds the row's max by more than kLazyRescale, which a warp
+      // vote on the lanes' own scores decides; most tiles skip the rows' cross-lane max.
       float lane_max[2] = {-INFINITY, -INFINITY};
 #pragma unroll
       for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
         for (int i = 0; i < 4; ++i) lane_max[i / 2] = fmaxf(lane_max[i / 2], s[nt][i]);
-      if (__any_sync(0xffffffffu, lane_max[0] > row_max[0] + kLazyRescale || lane_max[1] > row_max[1] + kLazyRescale)) {
+      if (__any_sync(0xffffffffu, row[0].moves(lane_max[0]) || row[1].moves(lane_max[1]))) {
         float alpha[2];
 #pragma unroll
-        for (int r = 0; r < 2; ++r) {
+        for (int r = 0; r < 2; ++r) {  // the row's max over its 4 lanes, then the rescale
           lane_max[r] = fmaxf(lane_max[r], __shfl_xor_sync(0xffffffffu, lane_max[r], 1));
           lane_max[r] = fmaxf(lane_max[r], __shfl_xor_sync(0xffffffffu, lane_max[r], 2));
-          const float m_new = fmaxf(row_max[r], lane_max[r]);
-          const float b_new = exp2_reference(m_new);  // an all-masked row so far: exp2(-inf) = 0
-          alpha[r] = exp2_fast(base[r] - b_new);
-          row_max[r] = m_new;
-          base[r] = b_new;
-          row_sum[r] *= alpha[r];
+          alpha[r] = row[r].rescale_to(lane_max[r]);
         }
 #pragma unroll
         for (int nt = 0; nt < D / 8; ++nt)
@@ -410,10 +402,7 @@ struct DecodeCta {
 #pragma unroll
       for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          s[nt][i] = exp2_fast(s[nt][i] - base[i / 2]);
-          row_sum[i / 2] += s[nt][i];
-        }
+        for (int i = 0; i < 4; ++i) s[nt][i] = row[i / 2].add(s[nt][i]);
       // P's A fragment: (row g | g+8) x (k 2c.. | 8+2c..) = the two n8 tiles of S.
       const uint32_t pa[4] = {pack2<C::kBf16>(s[0][0], s[0][1]), pack2<C::kBf16>(s[0][2], s[0][3]),
                               pack2<C::kBf16>(s[1][0], s[1][1]), pack2<C::kBf16>(s[1][2], s[1][3])};
@@ -431,11 +420,11 @@ struct DecodeCta {
     constexpr auto column = C::o_column();
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-      row_sum[r] += __shfl_xor_sync(0xffffffffu, row_sum[r], 1);
-      row_sum[r] += __shfl_xor_sync(0xffffffffu, row_sum[r], 2);
+      row[r].sum += __shfl_xor_sync(0xffffffffu, row[r].sum, 1);
+      row[r].sum += __shfl_xor_sync(0xffffffffu, row[r].sum, 2);
       if (c == 0) {
-        m.max[warp * kRows + g + 8 * r] = row_max[r];
-        m.sum[warp * kRows + g + 8 * r] = row_sum[r];
+        m.max[warp * kRows + g + 8 * r] = row[r].max;
+        m.sum[warp * kRows + g + 8 * r] = row[r].sum;
       }
     }
 #pragma unroll
@@ -485,6 +474,7 @@ struct DecodeCta {
     for (int st = 0; st < kSteps; ++st) {
       const auto cd = coords[8 * st];
       const int row = int(ct::get<0>(cd)), d0 = int(ct::get<1>(cd));
+      // The softmax merge of the warps' states (softmax.cuh): M, f_w, l = sum f_w l_w, O = sum f_w O_w.
       float mx = -INFINITY;
 #pragma unroll
       for (int w = 0; w < kWarps; ++w) mx = fmaxf(mx, m.max[w * kRows + row]);
@@ -492,13 +482,13 @@ struct DecodeCta {
       float sum = 0.0f, acc[8] = {};
 #pragma unroll
       for (int w = 0; w < kWarps; ++w) {
-        const float f = exp2_fast(m.max[w * kRows + row] - base);
+        const float f = merge_weight(m.max[w * kRows + row], base);
         sum += f * m.sum[w * kRows + row];
         const float4* src = reinterpret_cast<const float4*>(m.o + (w * kRows + row) * C::kMergeRow + d0);
         add_scaled(acc, f, src[0], src[1]);
       }
-      const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
-      const float lse2 = sum > 0.0f ? mx + log2f(sum) : -INFINITY;
+      const RowResult res = result(mx, sum);
+      const float inv = res.inv, lse2 = res.lse;
       if (single) {
         write_output(row, d0, acc, inv, lse2);
       } else if (row < valid_rows) {

@@ -4,7 +4,8 @@
 //       lse = log2 sum_s 2^lse_s,      O = sum_s 2^(lse_s - lse) O_s;
 // * the shared memory of the cluster the splits form (up to kMaxCluster), where each CTA's warps
 //   still hold their unnormalized partials: the same sum over (split, warp) pairs (merge_cluster).
-// Both sum in a fixed order, so that the result does not depend on which CTA finished last.
+// Both are the softmax merge of softmax.cuh, summed in a fixed order, so that the result does not
+// depend on which CTA finished last.
 // write(row, d0, acc, inv, lse) stores the 8 merged columns d0 .. d0 + 7 of a row, acc * inv.
 #pragma once
 
@@ -49,11 +50,11 @@ __device__ __forceinline__ void split_weights(float* split_lse, float* row_lse, 
   for (int x = 1; x < 8; x *= 2) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, x));
   const float base = exp2_reference(mx);
   float sum = 0.0f;
-  for (int s = sub; s < splits; s += 8) sum += exp2_fast(split_lse[s * kRows + row] - base);
+  for (int s = sub; s < splits; s += 8) sum += merge_weight(split_lse[s * kRows + row], base);
   for (int x = 1; x < 8; x *= 2) sum += __shfl_xor_sync(0xffffffffu, sum, x);
-  const float lse = sum > 0.0f ? mx + log2f(sum) : -INFINITY;
+  const float lse = result(mx, sum).lse;
   for (int s = sub; s < splits; s += 8)  // the row's 8 lanes have read every lse_s (shuffles above)
-    split_lse[s * kRows + row] = lse > -INFINITY ? exp2_fast(split_lse[s * kRows + row] - lse) : 0.0f;
+    split_lse[s * kRows + row] = lse > -INFINITY ? merge_weight(split_lse[s * kRows + row], lse) : 0.0f;
   if (sub == 0) row_lse[row] = lse;
 }
 
@@ -170,13 +171,13 @@ __device__ void merge_spread(const uint16_t* all_o, const float* all_lse, int sp
     const float base = exp2_reference(mx);
     float sum = 0.0f;
 #pragma unroll
-    for (int k = 0; k < kPerLane; ++k) sum += exp2_fast(l[k] - base);
+    for (int k = 0; k < kPerLane; ++k) sum += merge_weight(l[k], base);
     for (int x = 1; x < ways; x *= 2) sum += __shfl_xor_sync(0xffffffffu, sum, x);
-    const float lse = sum > 0.0f ? mx + log2f(sum) : -INFINITY;
+    const float lse = result(mx, sum).lse;
     float acc[8] = {};
 #pragma unroll
     for (int k = 0; k < kPerLane; ++k) {
-      const float f = lse > -INFINITY ? exp2_fast(l[k] - lse) : 0.0f;  // the split's weight
+      const float f = lse > -INFINITY ? merge_weight(l[k], lse) : 0.0f;  // the split's weight
       add_scaled_halves<Bf16>(acc, f, v[k]);
     }
     for (int x = 1; x < ways; x *= 2)
@@ -228,7 +229,7 @@ __device__ void merge_cluster(const float* o, int o_stride, const float* max, co
     for (int k = 0; k < kPerThread; ++k) {
       const int j = way + ways * k, s = j / Warps, w = j % Warps;
       if (!active || j >= sources) continue;
-      const float f = exp2_fast(m_k[k] - base);
+      const float f = merge_weight(m_k[k], base);
       l += f * l_k[k];
       const uint32_t src = arch::cluster_map(o + (w * Rows + row) * o_stride + d0, unsigned(s));
       add_scaled(acc, f, arch::cluster_load4(src), arch::cluster_load4(src + 16));
@@ -238,7 +239,10 @@ __device__ void merge_cluster(const float* o, int o_stride, const float* max, co
 #pragma unroll
       for (int e = 0; e < 8; ++e) acc[e] += __shfl_xor_sync(0xffffffffu, acc[e], x);
     }
-    if (active && way == 0) write(row, d0, acc, l > 0.0f ? 1.0f / l : 0.0f, l > 0.0f ? mx + log2f(l) : -INFINITY);
+    if (active && way == 0) {
+      const RowResult res = result(mx, l);
+      write(row, d0, acc, res.inv, res.lse);
+    }
   }
   arch::cluster_wait_all();
 }

@@ -13,6 +13,7 @@
 #include "cotile/ct/ct.hpp"
 #include "decode_config.hpp"
 #include "convert.cuh"
+#include "softmax.cuh"
 #include "params.hpp"
 
 namespace cotile::attention::detail {
@@ -24,21 +25,6 @@ using ct::_2;
 using ct::_4;
 using ct::_8;
 using ct::Int;
-
-constexpr float kLog2e = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
-// The online softmax's reference moves only when a score exceeds it by more than this (base 2).
-constexpr float kLazyRescale = 8.0f;
-
-// 2^x (MUFU.EX2; flushes subnormal results, which are below any probability that matters).
-__device__ __forceinline__ float exp2_fast(float x) {
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-
-// The reference a base-2 running max gives exp2: the max, or 0 while it is -inf (nothing seen yet),
-// so that exp2(-inf - reference) is 0, not NaN.
-__device__ __forceinline__ float exp2_reference(float mx) { return mx == -INFINITY ? 0.0f : mx; }
 
 // COTILE_DECODE_TRACE = 1 (diagnostics builds only) records per-CTA phase times (%globaltimer,
 // ns) in p.trace[cta][kTraceSlots] when set, at these slots (bench/decode/trace.py reads them by
