@@ -36,12 +36,9 @@ COTILE_HD constexpr Tile tile_of_shape(const IntTuple& s) {
 
 inline std::string to_string(const TileLeaf& x) {
   switch (x.kind) {
-    case TileLeaf::kUnderscore:
-      return "_";
-    case TileLeaf::kInt:
-      return to_string(x.integer());
-    default:
-      return to_string(x.layout);
+    case TileLeaf::kUnderscore: return "_";
+    case TileLeaf::kInt: return to_string(x.integer());
+    default: return to_string(x.layout);
   }
 }
 inline std::string to_string(const Tile& t) {

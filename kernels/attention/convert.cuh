@@ -88,14 +88,10 @@ __device__ __forceinline__ float2 unpack2(uint32_t w) {
 // One element of type `t` at p, as a float (exact for every input type).
 __device__ __forceinline__ float load_as_float(const uint8_t* p, int t) {
   switch (t) {
-    case COTILE_F16:
-      return __half2float(*reinterpret_cast<const __half*>(p));
-    case COTILE_BF16:
-      return __bfloat162float(*reinterpret_cast<const __nv_bfloat16*>(p));
-    case COTILE_E4M3:
-      return __half2float(__half(__nv_cvt_fp8_to_halfraw(*p, __NV_E4M3)));
-    default:
-      return __half2float(__half(__nv_cvt_fp8_to_halfraw(*p, __NV_E5M2)));
+    case COTILE_F16: return __half2float(*reinterpret_cast<const __half*>(p));
+    case COTILE_BF16: return __bfloat162float(*reinterpret_cast<const __nv_bfloat16*>(p));
+    case COTILE_E4M3: return __half2float(__half(__nv_cvt_fp8_to_halfraw(*p, __NV_E4M3)));
+    default: return __half2float(__half(__nv_cvt_fp8_to_halfraw(*p, __NV_E5M2)));
   }
 }
 

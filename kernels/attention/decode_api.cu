@@ -45,30 +45,21 @@ namespace {
 
 const char* dtype_name(int32_t t) {
   switch (t) {
-    case COTILE_F16:
-      return "f16";
-    case COTILE_BF16:
-      return "bf16";
-    case COTILE_E4M3:
-      return "e4m3";
-    case COTILE_E5M2:
-      return "e5m2";
-    default:
-      return "unknown";
+    case COTILE_F16: return "f16";
+    case COTILE_BF16: return "bf16";
+    case COTILE_E4M3: return "e4m3";
+    case COTILE_E5M2: return "e5m2";
+    default: return "unknown";
   }
 }
 bool known_dtype(int32_t t) { return t >= COTILE_F16 && t <= COTILE_E5M2; }
 
 KernelInfo kernel_for(int64_t d, int32_t kv) {
   switch (d) {
-    case 64:
-      return kernel_d64(kv);
-    case 128:
-      return kernel_d128(kv);
-    case 256:
-      return kernel_d256(kv);
-    default:
-      return {};
+    case 64: return kernel_d64(kv);
+    case 128: return kernel_d128(kv);
+    case 256: return kernel_d256(kv);
+    default: return {};
   }
 }
 

@@ -21,16 +21,11 @@ KernelInfo kernel_for_cache_type(int kv_type) {
     return {reinterpret_cast<const void*>(&decode_kernel<D, T>), Config<D, T>::kSmem};
   };
   switch (kv_type) {
-    case COTILE_F16:
-      return info(std::integral_constant<int, COTILE_F16>{});
-    case COTILE_BF16:
-      return info(std::integral_constant<int, COTILE_BF16>{});
-    case COTILE_E4M3:
-      return info(std::integral_constant<int, COTILE_E4M3>{});
-    case COTILE_E5M2:
-      return info(std::integral_constant<int, COTILE_E5M2>{});
-    default:
-      return {};
+    case COTILE_F16: return info(std::integral_constant<int, COTILE_F16>{});
+    case COTILE_BF16: return info(std::integral_constant<int, COTILE_BF16>{});
+    case COTILE_E4M3: return info(std::integral_constant<int, COTILE_E4M3>{});
+    case COTILE_E5M2: return info(std::integral_constant<int, COTILE_E5M2>{});
+    default: return {};
   }
 }
 #endif

@@ -147,24 +147,18 @@ bool to_int_tuple(py::handle h, IntTuple& out, int depth) {
 
 py::object to_py(const Value& v) {
   switch (v.kind) {
-    case Value::kInt:
-      return to_py(v.integer);
+    case Value::kInt: return to_py(v.integer);
     case Value::kTuple: {
       py::object t = new_int_tuple(Py_ssize_t(v.elems.size()));
       for (size_t i = 0; i < v.elems.size(); ++i)
         PyTuple_SET_ITEM(t.ptr(), Py_ssize_t(i), to_py(v.elems[i]).release().ptr());
       return t;
     }
-    case Value::kLayout:
-      return py::cast(v.layout);
-    case Value::kComposed:
-      return py::cast(v.composed);
-    case Value::kSwizzle:
-      return py::cast(v.composed.swizzle);
-    case Value::kUnderscore:
-      return py::none();
-    case Value::kName:
-      return py::str(v.name);
+    case Value::kLayout: return py::cast(v.layout);
+    case Value::kComposed: return py::cast(v.composed);
+    case Value::kSwizzle: return py::cast(v.composed.swizzle);
+    case Value::kUnderscore: return py::none();
+    case Value::kName: return py::str(v.name);
     case Value::kRecord: {
       py::list names, values;
       for (size_t i = 0; i < v.names.size(); ++i) {

@@ -57,18 +57,10 @@ __global__ void fill_random(void* dst, int64_t n, int t, uint64_t seed, float am
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
     const float x = amp * (2.0f * (hash(seed * 0x9e3779b97f4a7c15ull + uint64_t(i)) >> 8) / 16777216.0f - 1.0f);
     switch (t) {
-      case COTILE_F16:
-        static_cast<__half*>(dst)[i] = __float2half(x);
-        break;
-      case COTILE_BF16:
-        static_cast<__nv_bfloat16*>(dst)[i] = __float2bfloat16(x);
-        break;
-      case COTILE_E4M3:
-        static_cast<__nv_fp8_e4m3*>(dst)[i] = __nv_fp8_e4m3(x);
-        break;
-      default:
-        static_cast<__nv_fp8_e5m2*>(dst)[i] = __nv_fp8_e5m2(x);
-        break;
+      case COTILE_F16: static_cast<__half*>(dst)[i] = __float2half(x); break;
+      case COTILE_BF16: static_cast<__nv_bfloat16*>(dst)[i] = __float2bfloat16(x); break;
+      case COTILE_E4M3: static_cast<__nv_fp8_e4m3*>(dst)[i] = __nv_fp8_e4m3(x); break;
+      default: static_cast<__nv_fp8_e5m2*>(dst)[i] = __nv_fp8_e5m2(x); break;
     }
   }
 }

@@ -17,10 +17,8 @@ __host__ __device__ inline int elem_bytes(int t) { return t == COTILE_F16 || t =
 
 __device__ inline float to_float(const void* base, int64_t i, int t) {
   switch (t) {
-    case COTILE_F16:
-      return __half2float(static_cast<const __half*>(base)[i]);
-    case COTILE_BF16:
-      return __bfloat162float(static_cast<const __nv_bfloat16*>(base)[i]);
+    case COTILE_F16: return __half2float(static_cast<const __half*>(base)[i]);
+    case COTILE_BF16: return __bfloat162float(static_cast<const __nv_bfloat16*>(base)[i]);
     case COTILE_E4M3: {
       __nv_fp8_e4m3 x;
       x.__x = static_cast<const uint8_t*>(base)[i];

@@ -398,22 +398,16 @@ Derivation explain_operation(const std::string& op, const std::vector<Value>& ar
       const CompositionStep& s = tr.steps[k];
       std::string action;
       switch (s.action) {
-        case CompositionStep::kStaticZeroStride:
-          action = "static stride _0: the rhs mode is kept as is";
-          break;
+        case CompositionStep::kStaticZeroStride: action = "static stride _0: the rhs mode is kept as is"; break;
         case CompositionStep::kIntegralLhs:
           action = "lhs is one mode: stride multiplied by " + to_string(s.curr_stride);
           break;
-        case CompositionStep::kSkip:
-          action = "skipped (a static _1 remains)";
-          break;
+        case CompositionStep::kSkip: action = "skipped (a static _1 remains)"; break;
         case CompositionStep::kTake:
           action = "takes shape " + to_string(s.new_shape) + " with stride " + to_string(s.rest_stride) + "*" +
                    to_string(s.curr_stride);
           break;
-        case CompositionStep::kRest:
-          action = "the rest lands in the last lhs mode";
-          break;
+        case CompositionStep::kRest: action = "the rest lands in the last lhs mode"; break;
       }
       const bool fold = s.action == CompositionStep::kSkip || s.action == CompositionStep::kTake;
       t.rows.push_back({std::to_string(s.rhs_leaf),

@@ -90,47 +90,20 @@ COTILE_HD COTILE_INLINE constexpr void run(const V* in, V* out) {
     const V a = n.a.node >= 0 ? v[n.a.node] : V(n.a.value);
     const V b = n.b.node >= 0 ? v[n.b.node] : V(n.b.value);
     switch (n.op) {
-      case TapeOp::kAdd:
-        v[k] = a + b;
-        break;
-      case TapeOp::kSub:
-        v[k] = a - b;
-        break;
-      case TapeOp::kMul:
-        v[k] = a * b;
-        break;
-      case TapeOp::kDiv:
-        v[k] = a / b;
-        break;
-      case TapeOp::kMod:
-        v[k] = a % b;
-        break;
-      case TapeOp::kMin:
-        v[k] = a < b ? a : b;
-        break;
-      case TapeOp::kMax:
-        v[k] = a < b ? b : a;
-        break;
-      case TapeOp::kAbs:
-        v[k] = a < 0 ? -a : a;
-        break;
-      case TapeOp::kSignum:
-        v[k] = a > 0 ? 1 : (a < 0 ? -1 : 0);
-        break;
-      case TapeOp::kEq:
-        v[k] = a == b;
-        break;
-      case TapeOp::kLt:
-        v[k] = a < b;
-        break;
-      case TapeOp::kAnd:
-        v[k] = (a != 0) && (b != 0);
-        break;
-      case TapeOp::kOr:
-        v[k] = (a != 0) || (b != 0);
-        break;
-      default:
-        break;
+      case TapeOp::kAdd: v[k] = a + b; break;
+      case TapeOp::kSub: v[k] = a - b; break;
+      case TapeOp::kMul: v[k] = a * b; break;
+      case TapeOp::kDiv: v[k] = a / b; break;
+      case TapeOp::kMod: v[k] = a % b; break;
+      case TapeOp::kMin: v[k] = a < b ? a : b; break;
+      case TapeOp::kMax: v[k] = a < b ? b : a; break;
+      case TapeOp::kAbs: v[k] = a < 0 ? -a : a; break;
+      case TapeOp::kSignum: v[k] = a > 0 ? 1 : (a < 0 ? -1 : 0); break;
+      case TapeOp::kEq: v[k] = a == b; break;
+      case TapeOp::kLt: v[k] = a < b; break;
+      case TapeOp::kAnd: v[k] = (a != 0) && (b != 0); break;
+      case TapeOp::kOr: v[k] = (a != 0) || (b != 0); break;
+      default: break;
     }
   }
   COTILE_UNROLL

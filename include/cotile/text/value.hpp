@@ -90,18 +90,12 @@ struct Value {
 // CuTe print format.
 inline std::string to_string(const Value& v) {
   switch (v.kind) {
-    case Value::kInt:
-      return cotile::to_string(v.integer);
-    case Value::kLayout:
-      return cotile::to_string(v.layout);
-    case Value::kUnderscore:
-      return "_";
-    case Value::kSwizzle:
-      return cotile::to_string(v.composed.swizzle);
-    case Value::kComposed:
-      return cotile::to_string(v.composed);
-    case Value::kName:
-      return v.name;
+    case Value::kInt: return cotile::to_string(v.integer);
+    case Value::kLayout: return cotile::to_string(v.layout);
+    case Value::kUnderscore: return "_";
+    case Value::kSwizzle: return cotile::to_string(v.composed.swizzle);
+    case Value::kComposed: return cotile::to_string(v.composed);
+    case Value::kName: return v.name;
     case Value::kTuple: {
       std::string s = "(";
       for (size_t i = 0; i < v.elems.size(); ++i) s += (i ? "," : "") + to_string(v.elems[i]);
@@ -118,22 +112,14 @@ inline std::string to_string(const Value& v) {
 
 inline const char* kind_name(Value::Kind k) {
   switch (k) {
-    case Value::kInt:
-      return "integer";
-    case Value::kTuple:
-      return "tuple";
-    case Value::kLayout:
-      return "layout";
-    case Value::kUnderscore:
-      return "'_'";
-    case Value::kSwizzle:
-      return "swizzle";
-    case Value::kComposed:
-      return "swizzled layout";
-    case Value::kName:
-      return "name";
-    case Value::kRecord:
-      return "record";
+    case Value::kInt: return "integer";
+    case Value::kTuple: return "tuple";
+    case Value::kLayout: return "layout";
+    case Value::kUnderscore: return "'_'";
+    case Value::kSwizzle: return "swizzle";
+    case Value::kComposed: return "swizzled layout";
+    case Value::kName: return "name";
+    case Value::kRecord: return "record";
   }
   return "?";
 }
@@ -168,19 +154,15 @@ inline Layout to_layout(const Value& v, const std::string& op, int argno) {
 // A tiler: a layout, an integer, '_', or a tuple of tilers. A plain shape is a tile of integers.
 inline Tile to_tile(const Value& v, const std::string& op, int argno) {
   switch (v.kind) {
-    case Value::kInt:
-      return tile_int(v.integer);
-    case Value::kUnderscore:
-      return tile_underscore();
-    case Value::kLayout:
-      return tile_layout(v.layout);
+    case Value::kInt: return tile_int(v.integer);
+    case Value::kUnderscore: return tile_underscore();
+    case Value::kLayout: return tile_layout(v.layout);
     case Value::kTuple: {
       Tile t = Tile::tuple();
       for (const Value& e : v.elems) t.push_back(to_tile(e, op, argno));
       return t;
     }
-    default:
-      wrong_kind(op, argno, "a tile (a layout, an integer, '_' or a tuple of them)", v);
+    default: wrong_kind(op, argno, "a tile (a layout, an integer, '_' or a tuple of them)", v);
   }
 }
 
