@@ -16,4 +16,3 @@
 #include "atom/mma_traits.hpp"
 #include "atom/tiled_copy.hpp"
 #include "atom/tiled_mma.hpp"
-#include "atom/fmha_gen_q.hpp"

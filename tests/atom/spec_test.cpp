@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "cotile/atom/fmha_gen_q.hpp"
 #include "test_util.hpp"
 
 using namespace cotile;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "../gpu_skip.hpp"
+#include "cotile/atom/fmha_gen_q.hpp"
 #include "cotile/ct/ct.hpp"
 
 using namespace cotile::ct;
