@@ -2,9 +2,11 @@
 // y = log2(e) x (and e^x = 2^y), so every exponential is one MUFU.EX2.
 //
 // The state of one row over the keys seen so far:
-//     m = max y,     l = sum_y 2^(y - r),     O = sum_y 2^(y - r) v_y,     r = ref(m)
-// where ref(m) = m, or 0 while m = -inf (nothing seen: every 2^(y - r) is then 2^-inf = 0, never
-// NaN). The row's result is O / l and its log-sum-exp lse = m + log2 l (result below).
+//     m,     l = sum_y 2^(y - r),     O = sum_y 2^(y - r) v_y,     r = ref(m)
+// where m is the row's max as of its last rescale (the lazy update below lets later scores exceed
+// it by up to kLazyRescale; any m gives the same result, l and O being relative to it) and
+// ref(m) = m, or 0 while m = -inf (nothing seen: every 2^(y - r) is then 2^-inf = 0, never NaN).
+// The row's result is O / l and its log-sum-exp lse = m + log2 l (result below).
 //
 // update, for a tile of scores with max m' (SoftmaxRow): when m' > m, the reference moves to
 // r* = ref(max(m, m')) and what was summed is rescaled by alpha = 2^(r - r*) (l and O); then each
@@ -51,8 +53,8 @@ __device__ __forceinline__ RowResult result(float m, float l) {
 
 // One row's running state in a warp's main loop (O lives in the MMA accumulators beside it).
 struct SoftmaxRow {
-  float max = -INFINITY;  // m: the row's running max
-  float ref = 0.0f;       // r = ref(m) as of the last rescale (the lazy reference)
+  float max = -INFINITY;  // m: the row's max as of its last rescale
+  float ref = 0.0f;       // r = ref(m), kept beside m so that add() needs no select
   float sum = 0.0f;       // l, relative to ref
 
   // Whether a tile whose max is m' moves the reference (the lazy test).

@@ -101,6 +101,12 @@ int64_t Flags::integer(const std::string& k, int64_t fallback, const std::string
   return text::to_int(text::parse(get(k)), verb + " --" + k, 1).value;
 }
 
+Error unknown_option(const std::string& verb, const std::string& option) {
+  const std::string who = "cotile " + verb;
+  return Error(who, "unknown option " + option,
+               who + ": unknown option " + option + " (" + who + " --help lists its options)");
+}
+
 Flags parse_flags(const std::vector<std::string>& args, const std::vector<std::string>& valued,
                   const std::string& verb) {
   const std::string who = "cotile " + verb;
@@ -112,9 +118,7 @@ Flags parse_flags(const std::vector<std::string>& args, const std::vector<std::s
     else if (a == "--html") f.html = true;
     else if (a.rfind("--", 0) == 0 || a == "-o") {
       const std::string key = a == "-o" ? "o" : a.substr(2);
-      if (std::find(valued.begin(), valued.end(), key) == valued.end())
-        throw Error(who, "unknown option " + a,
-                    who + ": unknown option " + a + " (" + who + " --help lists its options)");
+      if (std::find(valued.begin(), valued.end(), key) == valued.end()) throw unknown_option(verb, a);
       if (i + 1 >= args.size())
         throw Error(who, "option " + a + " needs a value",
                     who + ": option " + a + " needs a value (" + who + " --help lists its options)");

@@ -45,9 +45,13 @@ struct Flags {
   // The integer value of --k (CuTe text: 5 or _5), or fallback; a bad value is an Error naming --k.
   int64_t integer(const std::string& k, int64_t fallback, const std::string& verb) const;
 };
-// An option not in `valued` (nor --json, --strict, --html) is an Error naming the verb.
+// An option not in `valued` (nor --json, --strict, --html) is an Error naming the verb
+// (unknown_option).
 Flags parse_flags(const std::vector<std::string>& args, const std::vector<std::string>& valued,
                   const std::string& verb);
+// The Error for an option `cotile VERB` does not take: it names the verb and where its options are
+// listed (every verb's parser reports it so).
+Error unknown_option(const std::string& verb, const std::string& option);
 
 // A tiled copy described by flags: --atom, --elem and either (--atom-tv, --data) for
 // make_cotiled_copy or (--thr, --val) for make_tiled_copy.

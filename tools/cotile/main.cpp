@@ -17,10 +17,9 @@ using namespace cotile::cli;
 
 namespace {
 
-// An option the verb does not know: the verb's name and where its options are listed.
-int unknown_option(const char* verb, const std::string& a) {
-  std::fprintf(stderr, "error: cotile %s: unknown option %s (cotile %s --help lists its options)\n", verb, a.c_str(),
-               verb);
+// An option calc or golden does not know, reported as every verb's parser reports it.
+int refuse_option(const char* verb, const std::string& a) {
+  std::fprintf(stderr, "error: %s\n", unknown_option(verb, a).what());
   return 2;
 }
 
@@ -39,7 +38,7 @@ int cmd_calc(const std::vector<std::string>& args) {
       for (const auto& [name, op] : registry()) std::printf("%-20s %s\n", name.c_str(), op.signature.c_str());
       return 0;
     } else if (a.rfind("--", 0) == 0) {
-      return unknown_option("calc", a);
+      return refuse_option("calc", a);
     } else {
       exprs.push_back(a);
     }
@@ -72,7 +71,7 @@ int cmd_golden(const std::vector<std::string>& args) {
   for (const std::string& a : args) {
     if (a == "--json") json = true;
     else if (a == "--strict") opt.strict = true;
-    else if (a.rfind("--", 0) == 0) return unknown_option("golden", a);
+    else if (a.rfind("--", 0) == 0) return refuse_option("golden", a);
     else files.push_back(a);
   }
   if (files.empty()) {
