@@ -192,6 +192,7 @@ Panel layout_panel(const Layout& l, const std::string& title) {
   Panel p;
   p.title = title;
   grid_of(l.shape, p.rows, p.cols, p.row_breaks, p.col_breaks);
+  p.cells.reserve(size_t(size(l).value));
   for (int64_t i = 0; i < size(l).value; ++i) {
     const int64_t a = eval(l, I(D(i))).value;
     const int64_t r = i % p.rows, c = i / p.rows;
@@ -208,6 +209,7 @@ Panel tv_panel(const Layout& tv, const IntTuple& tile, const std::string& title)
   p.title = title;
   grid_of(tile, p.rows, p.cols, p.row_breaks, p.col_breaks);
   const int64_t threads = size(tv.get(0)).value;
+  p.cells.reserve(size_t(size(tv).value));
   for (int64_t i = 0; i < size(tv).value; ++i) {
     const int64_t z = eval(tv, I(D(i))).value, t = i % threads, v = i / threads;
     const int64_t r = z % p.rows, c = z / p.rows;
@@ -219,8 +221,26 @@ Panel tv_panel(const Layout& tv, const IntTuple& tile, const std::string& title)
   return p;
 }
 
+// The text of idx2crd(q, shape) for each offset q of a tensor, computed the first time it is asked
+// for: the source and destination panels of a copy (tens of thousands of cells) name the same
+// coordinates, and the engine's idx2crd and printing are most of a drawing's time.
+class CoordText {
+ public:
+  explicit CoordText(const IntTuple& shape) : shape_(shape), text_(size_t(size(shape).value)) {}
+  const std::string& operator()(int64_t q) {
+    std::string& t = text_.at(size_t(q));
+    if (t.empty()) t = to_string(idx2crd(I(D(q)), shape_));
+    return t;
+  }
+
+ private:
+  IntTuple shape_;
+  std::vector<std::string> text_;
+};
+
 // All threads' partitions of a tensor (coordinates), labelled by thread and value.
-Panel partition_panel(const TiledCopy& tc, const IntTuple& shape, bool src, const std::string& title) {
+Panel partition_panel(const TiledCopy& tc, const IntTuple& shape, bool src, const std::string& title,
+                      CoordText& coord_text) {
   Panel p;
   p.title = title;
   // Data tensors such as tSgQ ((M,K),1,R) draw as (M, rest): rows are the first leaf.
@@ -228,6 +248,7 @@ Panel partition_panel(const TiledCopy& tc, const IntTuple& shape, bool src, cons
   const Layout coords = make_layout(shape);
   // partition(tc, coords, t, src) for every thread t: the thread-fragment layout once, sliced.
   const Layout frg = tidfrg(tc, coords, src);
+  p.cells.reserve(size_t(size(frg).value));
   for (int64_t t = 0; t < size(tc).value; ++t) {
     const SlicedLayout part = slice_and_offset(coord(C(D(t)), U(), repeat_underscore(coords.rank())), frg);
     // The partition's function on integers, as the laws evaluate layouts (eval without IntTuples).
@@ -240,8 +261,7 @@ Panel partition_panel(const TiledCopy& tc, const IntTuple& shape, bool src, cons
       const int64_t r = q % p.rows, c = q / p.rows;
       p.cells.push_back({r, c, "T" + std::to_string(t) + "V" + std::to_string(v),
                          "T" + std::to_string(t) + " V" + std::to_string(v) + " -> (" + std::to_string(r) + "," +
-                             std::to_string(c) + ") coord " + to_string(idx2crd(I(D(q)), shape)) + " offset " +
-                             std::to_string(q),
+                             std::to_string(c) + ") coord " + coord_text(q) + " offset " + std::to_string(q),
                          fill});
     }
   }
@@ -326,8 +346,9 @@ Drawing draw_from(const Flags& f, bool documents) {
                                                 : tiler_shape(tc.tiler));
     title = std::string("tiled copy ") + tc.atom.traits.name + " " + name(tc.atom.elem) + ", layout_tv " +
             to_string(tc.layout_tv);
-    panels.push_back(partition_panel(tc, shape, true, "source (partition_S)"));
-    panels.push_back(partition_panel(tc, shape, false, "destination (partition_D)"));
+    CoordText coord_text(shape);
+    panels.push_back(partition_panel(tc, shape, true, "source (partition_S)", coord_text));
+    panels.push_back(partition_panel(tc, shape, false, "destination (partition_D)", coord_text));
   } else if (what == "swizzle") {
     if (f.positional.size() < 2) throw Error("draw", "missing layout", "draw swizzle: missing SWIZZLED_LAYOUT");
     const text::Value v = text::parse(f.positional[1]);
