@@ -1,5 +1,5 @@
-// The typed layer on the device: layouts, tensors, the spec's Q-load partition and a swizzled
-// shared-memory layout evaluated in a kernel, compared with the engine on the host. Skipped (exit 77) without a GPU.
+// The typed layer on the device: layouts, tensors, the spec's Q-load partition, a swizzled
+// shared-memory layout and the tuple algorithms evaluated in a kernel, compared with the engine on the host. Skipped (exit 77) without a GPU.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -13,7 +13,7 @@ using namespace cotile::ct;
 namespace {
 
 constexpr int kThreads = 64;
-constexpr int kPerThread = 9;
+constexpr int kPerThread = 11;
 
 __global__ void evaluate(int64_t* out, int64_t ld) {
   const int t = int(threadIdx.x);
@@ -49,6 +49,10 @@ __global__ void evaluate(int64_t* out, int64_t ld) {
       tile_to_shape(composition(Swizzle<3, 4, 3>{}, make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{}))),
                     make_shape(_64{}, _128{}));
   o[8] = sw(t * 37 % 8192);
+  // The tuple library (tuple_algorithms.hpp): run-time and static elements in one tuple.
+  const auto tup = make_tuple(t, _3{}, ld);
+  o[9] = fold(reverse(tup), _0{}, [](auto a, auto x) { return a * _2{} + x; });  // (2 ld + 3) 2 + t
+  o[10] = apply(tuple_cat(select<1, 0>(tup), make_tuple(_5{})), [](auto a, auto b, auto c) { return a * b + c; });
 }
 
 }  // namespace
@@ -101,6 +105,8 @@ int main() {
     check(t, 6, (t % 8 < 5 && t / 8 < 6) ? 1 : 0);
     check(t, 7, 128 * 128);
     check(t, 8, eval(sw, I(D(t * 37 % 8192))));
+    check(t, 9, (2 * ld + 3) * 2 + t);
+    check(t, 10, 3 * t + 5);
   }
   std::printf("%d passed, %d failed\n", checks - failures, failures);
   return failures ? 1 : 0;

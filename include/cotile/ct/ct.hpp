@@ -3,7 +3,10 @@
 
 #include "atom.hpp"
 #include "error.hpp"
+#include "integer_ops.hpp"
 #include "layout.hpp"
 #include "swizzle.hpp"
 #include "tensor.hpp"
+#include "tuple.hpp"
+#include "tuple_algorithms.hpp"
 #include "typed.hpp"

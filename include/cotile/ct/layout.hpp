@@ -4,6 +4,8 @@
 // argument, so does the typed layer.
 #pragma once
 
+#include "integer_ops.hpp"
+#include "tuple.hpp"
 #include "typed.hpp"
 
 namespace cotile::ct {
@@ -66,7 +68,7 @@ struct Get {
 };
 template <int... Is>
 struct Select {
-  constexpr EL operator()(const EL& l) const { return select(l, make_tuple(I(S(Is))...)); }
+  constexpr EL operator()(const EL& l) const { return select(l, ::cotile::make_tuple(I(S(Is))...)); }
 };
 template <int B, int E>
 struct Take {
@@ -231,7 +233,8 @@ COTILE_HD COTILE_INLINE constexpr auto cosize(const L& l) {
   return lift<op::Cosize, Kind::kLayout>(l);
 }
 template <int... Is, class T>
-COTILE_HD COTILE_INLINE constexpr auto get(const T& x) {
+requires(!is_tuple_like_v<T>)  // a ct::tuple's get is its element (tuple.hpp)
+    COTILE_HD COTILE_INLINE constexpr auto get(const T& x) {
   return lift<op::Get<Is...>, tuple_kind<T>>(x);
 }
 // shape<I...>(L), stride<I...>(L): of the whole layout, or of mode I... .
@@ -250,11 +253,11 @@ COTILE_HD COTILE_INLINE constexpr auto layout(const L& l) {
   return get<Is...>(l);
 }
 template <int... Is, class L>
-COTILE_HD COTILE_INLINE constexpr auto select(const L& l) {
+requires(!is_tuple_like_v<L>) COTILE_HD COTILE_INLINE constexpr auto select(const L& l) {
   return lift<op::Select<Is...>, Kind::kLayout>(l);
 }
 template <int B, int E, class L>
-COTILE_HD COTILE_INLINE constexpr auto take(const L& l) {
+requires(!is_tuple_like_v<L>) COTILE_HD COTILE_INLINE constexpr auto take(const L& l) {
   return lift<op::Take<B, E>, Kind::kLayout>(l);
 }
 template <int B, int E, class L>
@@ -266,7 +269,7 @@ COTILE_HD COTILE_INLINE constexpr auto append(const L& l) {
   return lift<op::AppendN<N>, Kind::kLayout>(l);
 }
 template <class L, class X>
-COTILE_HD COTILE_INLINE constexpr auto append(const L& l, const X& x) {
+requires(!is_tuple_like_v<L>) COTILE_HD COTILE_INLINE constexpr auto append(const L& l, const X& x) {
   return lift<op::Append, Kind::kLayout, Kind::kLayout>(l, x);
 }
 template <int N, class T, class X>
@@ -508,49 +511,4 @@ template <class A, class B>
 COTILE_HD COTILE_INLINE constexpr auto compatible(const A& a, const B& b) {
   return lift<op::Compatible, Kind::kTuple, Kind::kTuple>(a, b);
 }
-}  // namespace cotile::ct
-
-namespace cotile::ct {
-
-// Arithmetic with static integers: the engine's rules (static op static is static, _0 * x and
-// x % _1 are _0, _1 * x is the dynamic x, ...), by lifting the engine's own operators.
-namespace op {
-struct Add {
-  constexpr EInt operator()(const EInt& a, const EInt& b) const { return a + b; }
-};
-struct Sub {
-  constexpr EInt operator()(const EInt& a, const EInt& b) const { return a - b; }
-};
-struct Mul {
-  constexpr EInt operator()(const EInt& a, const EInt& b) const { return a * b; }
-};
-struct Div {
-  constexpr EInt operator()(const EInt& a, const EInt& b) const { return a / b; }
-};
-struct Mod {
-  constexpr EInt operator()(const EInt& a, const EInt& b) const { return a % b; }
-};
-struct Less {
-  constexpr EInt operator()(const EInt& a, const EInt& b) const { return less(a, b); }
-};
-}  // namespace op
-
-template <class A, class B>
-inline constexpr bool static_int_operands = (is_static_int<A>::value &&
-                                             (is_static_int<B>::value || std::is_integral_v<B>)) ||
-                                            (is_static_int<B>::value && std::is_integral_v<A>);
-
-#define COTILE_CT_INT_OP(OP, NAME)                                                  \
-  template <class A, class B, std::enable_if_t<static_int_operands<A, B>, int> = 0> \
-  COTILE_HD COTILE_INLINE constexpr auto operator OP(const A& a, const B& b) {      \
-    return lift<op::NAME, Kind::kInt, Kind::kInt>(a, b);                            \
-  }
-COTILE_CT_INT_OP(+, Add)
-COTILE_CT_INT_OP(-, Sub)
-COTILE_CT_INT_OP(*, Mul)
-COTILE_CT_INT_OP(/, Div)
-COTILE_CT_INT_OP(%, Mod)
-COTILE_CT_INT_OP(<, Less)
-#undef COTILE_CT_INT_OP
-
 }  // namespace cotile::ct

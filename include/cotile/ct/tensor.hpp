@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "layout.hpp"
+#include "tuple_algorithms.hpp"
 
 namespace cotile::ct {
 
@@ -198,10 +199,9 @@ COTILE_HD constexpr auto repeat_(Underscore) {
 }
 
 // append<N>(coord, _): pad a coordinate pack with '_' up to N modes.
-COTILE_HD constexpr auto append_underscore(const Pack<>&) { return make_pack(_); }
-template <class T, class... Ts>
-COTILE_HD constexpr auto append_underscore(const Pack<T, Ts...>& c) {
-  return Pack<T, Ts..., Underscore>{c.first, append_underscore(c.rest)};
+template <class... Ts>
+COTILE_HD constexpr auto append_underscore(const Pack<Ts...>& c) {
+  return append(c, _);
 }
 template <int N, class... Ts>
 COTILE_HD constexpr auto pad_coord(const Pack<Ts...>& c) {

@@ -8,78 +8,22 @@
 #include <type_traits>
 
 #include "error.hpp"
+#include "integer.hpp"
 #include "spec.hpp"
+#include "tuple.hpp"
 
 #include <cstdio>
 #include <string>
 
 namespace cotile::ct {
 
-// --- integers -------------------------------------------------------------------------------
-
-// A static integer: its value is its type (CuTe's Int<N>, printed _N).
-template <int64_t N>
-struct Int {
-  static constexpr int64_t value = N;
-  COTILE_HD constexpr operator int64_t() const { return N; }
-};
-using _0 = Int<0>;
-using _1 = Int<1>;
-using _2 = Int<2>;
-using _3 = Int<3>;
-using _4 = Int<4>;
-using _5 = Int<5>;
-using _6 = Int<6>;
-using _7 = Int<7>;
-using _8 = Int<8>;
-using _9 = Int<9>;
-using _10 = Int<10>;
-using _12 = Int<12>;
-using _24 = Int<24>;
-using _48 = Int<48>;
-using _96 = Int<96>;
-using _192 = Int<192>;
-using _384 = Int<384>;
-using _768 = Int<768>;
-using _2048 = Int<2048>;
-using _4096 = Int<4096>;
-using _8192 = Int<8192>;
-using _16 = Int<16>;
-using _32 = Int<32>;
-using _64 = Int<64>;
-using _128 = Int<128>;
-using _256 = Int<256>;
-using _512 = Int<512>;
-using _1024 = Int<1024>;
-
-// '_': keep this mode (slicing), leave this mode alone (tiles).
-struct Underscore {};
-inline constexpr Underscore _{};
-
-template <class T>
-struct is_static_int : std::false_type {};
-template <int64_t N>
-struct is_static_int<Int<N>> : std::true_type {};
-
-// --- heterogeneous packs: make_shape / make_stride / make_coord / make_tile ---------------------
+// --- heterogeneous packs: make_shape / make_stride / make_coord / make_tile are ct::tuples ----
 
 template <class... Ts>
-struct Pack;
-template <>
-struct Pack<> {
-  static constexpr int size = 0;
-};
-template <class T, class... Ts>
-struct Pack<T, Ts...> {
-  T first;
-  Pack<Ts...> rest;
-  static constexpr int size = 1 + sizeof...(Ts);
-};
-
-COTILE_HD constexpr Pack<> make_pack() { return Pack<>{}; }
-template <class T, class... Ts>
-COTILE_HD constexpr Pack<T, Ts...> make_pack(const T& x, const Ts&... xs) {
-  return Pack<T, Ts...>{x, make_pack(xs...)};
+using Pack = tuple<Ts...>;
+template <class... Ts>
+COTILE_HD constexpr Pack<Ts...> make_pack(const Ts&... xs) {
+  return Pack<Ts...>(xs...);
 }
 
 template <class... Ts>
@@ -202,37 +146,33 @@ struct Arg<Layout<S>> {
   }
 };
 
-template <>
-struct Arg<Pack<>> {
-  static constexpr int slots = 0;
-  using value_type = int;
-  static constexpr IntTuple engine_tuple(Tape*, int, const int64_t* = nullptr) { return IntTuple::tuple(); }
-  static constexpr Tile engine_tile(Tape*, int, const int64_t* = nullptr) { return Tile::tuple(); }
-  template <class V>
-  COTILE_HD static constexpr void gather(const Pack<>&, V*) {}
-};
-
-template <class T, class... Ts>
-struct Arg<Pack<T, Ts...>> {
-  using Head = Arg<T>;
-  using Tail = Arg<Pack<Ts...>>;
-  static constexpr int slots = Head::slots + Tail::slots;
-  using value_type = std::common_type_t<typename Head::value_type, typename Tail::value_type>;
+// A tuple: its elements' trees as the modes, their slots one after the other.
+template <class... Ts>
+struct Arg<tuple<Ts...>> {
+  static constexpr int slots = (0 + ... + Arg<Ts>::slots);
+  using value_type = std::common_type_t<int, typename Arg<Ts>::value_type...>;
   static constexpr IntTuple engine_tuple(Tape* t, int f, const int64_t* v = nullptr) {
-    IntTuple r = Tail::engine_tuple(t, f + Head::slots, v);
-    return prepend(r, Head::engine_tuple(t, f, v));
+    IntTuple r = IntTuple::tuple();
+    int at = f;
+    ((r.push_back(Arg<Ts>::engine_tuple(t, at, v)), at += Arg<Ts>::slots), ...);
+    return r;
   }
   static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
-    Tile r = Tail::engine_tile(t, f + Head::slots, v);
-    Tile out = Tile::tuple();
-    out.push_back(Head::engine_tile(t, f, v));
-    for (int i = 0; i < r.rank(); ++i) out.push_back(r.get(i));
-    return out;
+    Tile r = Tile::tuple();
+    int at = f;
+    ((r.push_back(Arg<Ts>::engine_tile(t, at, v)), at += Arg<Ts>::slots), ...);
+    return r;
   }
   template <class V>
-  COTILE_HD static constexpr void gather(const Pack<T, Ts...>& x, V* out) {
-    Head::gather(x.first, out);
-    Tail::gather(x.rest, out + Head::slots);
+  COTILE_HD static constexpr void gather(const tuple<Ts...>& x, V* out) {
+    gather_each(x, out, std::index_sequence_for<Ts...>{});
+  }
+
+ private:
+  template <class V, size_t... Is>
+  COTILE_HD static constexpr void gather_each(const tuple<Ts...>& x, V* out, std::index_sequence<Is...>) {
+    int at = 0;
+    ((Arg<Ts>::gather(get<Is>(x), out + at), at += Arg<Ts>::slots), ...);
   }
 };
 
@@ -342,7 +282,7 @@ struct Lifted<Op, Kinds<Ks...>, Ts...> {
 
 // The typed result of a lifted operation: a static Int, a dynamic int64_t, a Tuple or a Layout.
 template <class L, class... Ts>
-COTILE_HD COTILE_INLINE constexpr auto apply(const Ts&... xs) {
+COTILE_HD COTILE_INLINE constexpr auto apply_lifted(const Ts&... xs) {
   using V = typename L::value_type;
   static_assert(L::law_holds);
   V in[L::inputs > 0 ? L::inputs : 1] = {};
@@ -376,7 +316,7 @@ COTILE_HD COTILE_INLINE constexpr auto apply(const Ts&... xs) {
 
 template <class Op, Kind... Ks, class... Ts>
 COTILE_HD COTILE_INLINE constexpr auto lift(const Ts&... xs) {
-  return apply<Lifted<Op, Kinds<Ks...>, Ts...>>(xs...);
+  return apply_lifted<Lifted<Op, Kinds<Ks...>, Ts...>>(xs...);
 }
 
 // --- Layout ---------------------------------------------------------------------------------

@@ -1,0 +1,288 @@
+// CuTe's tuple algorithms on ct::tuple (and std::integer_sequence, read as a tuple of static
+// integers). With t = (t_0, ..., t_{n-1}):
+//     apply(t, f)                = f(t_0, ..., t_{n-1})
+//     transform(t, f)            = (f(t_0), ..., f(t_{n-1}));  transform(t, u, f) = (f(t_i, u_i))_i; ...
+//     transform_apply(t.., f, g) = g(f(t_0, u_0, ..), ..., f(t_{n-1}, u_{n-1}, ..))
+//     for_each(t, f)             calls f(t_0), ..., f(t_{n-1}) in order
+//     fold(t, x, f)              = f(... f(f(x, t_0), t_1) ..., t_{n-1});  fold_first(t, f) = fold(t_1.., t_0, f)
+//     find_if(t, p)              = Int<the first i with p(t_i) true (statically)>, or Int<n>
+//     find<X>(t)                 = Int<the first i whose type is X>, or Int<n>;  find(t, x) = find_if(t, == x)
+//     reverse(t) = (t_{n-1}, ..., t_0);  append(t, x), prepend(t, x), tuple_cat(t, u, ...),
+//     take<B, E>(t) = (t_B, ..., t_{E-1}),  select<I...>(t) = (t_I...),  front(t) = t_0,  back(t) = t_{n-1}
+//     any_of / all_of / none_of(t, p): static (std::bool_constant) when every p(t_i) is
+// Each is one expansion over an index sequence: no recursion in the instantiation depth, no
+// storage but the result's.
+#pragma once
+
+#include <type_traits>
+#include <utility>
+
+#include "tuple.hpp"
+
+namespace cotile::ct {
+
+namespace detail {
+// A tuple as the algorithms read it: a ct::tuple as it is, an integer sequence as its static
+// integers.
+template <class T>
+COTILE_HD constexpr decltype(auto) tuple_of(T&& t) {
+  return std::forward<T>(t);
+}
+template <class T, T... Is>
+COTILE_HD constexpr auto tuple_of(std::integer_sequence<T, Is...>) {
+  return int_sequence<int64_t(Is)...>{};
+}
+template <class T>
+using TupleOf = std::remove_cvref_t<decltype(tuple_of(std::declval<T>()))>;
+template <class T>
+inline constexpr size_t kSize = tuple_size_v<TupleOf<T>>;
+template <class T>
+inline constexpr bool kTupleLike = is_tuple_like_v<T>;
+
+template <class T>
+struct StaticBool : std::false_type {};
+template <bool B>
+struct StaticBool<std::bool_constant<B>> : std::true_type {};
+template <int64_t N>
+struct StaticBool<Int<N>> : std::true_type {};
+template <class R>
+inline constexpr bool kStaticBool = StaticBool<std::remove_cvref_t<R>>::value;
+}  // namespace detail
+
+template <class T, class F>
+COTILE_HD constexpr decltype(auto) apply(T&& t, F&& f) {
+  auto&& u = detail::tuple_of(std::forward<T>(t));
+  return [&]<size_t... Is>(std::index_sequence<Is...>)->decltype(auto) { return f(get<Is>(u)...); }
+  (std::make_index_sequence<detail::kSize<T>>{});
+}
+
+// transform(t.., f): element-wise over equally long tuples; on a non-tuple, f(t).
+template <class T, class F>
+COTILE_HD constexpr auto transform(const T& t, F&& f) {
+  if constexpr (detail::kTupleLike<T>) {
+    const auto& u = detail::tuple_of(t);
+    return [&]<size_t... Is>(std::index_sequence<Is...>) { return make_tuple(f(get<Is>(u))...); }
+    (std::make_index_sequence<detail::kSize<T>>{});
+  } else {
+    return f(t);
+  }
+}
+template <class T0, class T1, class F>
+COTILE_HD constexpr auto transform(const T0& t0, const T1& t1, F&& f) {
+  if constexpr (detail::kTupleLike<T0>) {
+    static_assert(detail::kSize<T0> == detail::kSize<T1>, "transform: the tuples differ in length");
+    const auto& u0 = detail::tuple_of(t0);
+    const auto& u1 = detail::tuple_of(t1);
+    return [&]<size_t... Is>(std::index_sequence<Is...>) { return make_tuple(f(get<Is>(u0), get<Is>(u1))...); }
+    (std::make_index_sequence<detail::kSize<T0>>{});
+  } else {
+    return f(t0, t1);
+  }
+}
+template <class T0, class T1, class T2, class F>
+COTILE_HD constexpr auto transform(const T0& t0, const T1& t1, const T2& t2, F&& f) {
+  if constexpr (detail::kTupleLike<T0>) {
+    static_assert(detail::kSize<T0> == detail::kSize<T1> && detail::kSize<T0> == detail::kSize<T2>,
+                  "transform: the tuples differ in length");
+    const auto& u0 = detail::tuple_of(t0);
+    const auto& u1 = detail::tuple_of(t1);
+    const auto& u2 = detail::tuple_of(t2);
+    return [&]<size_t... Is>(std::index_sequence<Is...>) {
+      return make_tuple(f(get<Is>(u0), get<Is>(u1), get<Is>(u2))...);
+    }
+    (std::make_index_sequence<detail::kSize<T0>>{});
+  } else {
+    return f(t0, t1, t2);
+  }
+}
+
+// transform_apply(t.., f, g) = g(f(t_0, ..), ..., f(t_{n-1}, ..)).
+template <class T, class F, class G>
+COTILE_HD constexpr decltype(auto) transform_apply(const T& t, F&& f, G&& g) {
+  const auto& u = detail::tuple_of(t);
+  return [&]<size_t... Is>(std::index_sequence<Is...>)->decltype(auto) { return g(f(get<Is>(u))...); }
+  (std::make_index_sequence<detail::kSize<T>>{});
+}
+template <class T0, class T1, class F, class G>
+COTILE_HD constexpr decltype(auto) transform_apply(const T0& t0, const T1& t1, F&& f, G&& g) {
+  static_assert(detail::kSize<T0> == detail::kSize<T1>, "transform_apply: the tuples differ in length");
+  const auto& u0 = detail::tuple_of(t0);
+  const auto& u1 = detail::tuple_of(t1);
+  return [&]<size_t... Is>(std::index_sequence<Is...>)->decltype(auto) { return g(f(get<Is>(u0), get<Is>(u1))...); }
+  (std::make_index_sequence<detail::kSize<T0>>{});
+}
+template <class T0, class T1, class T2, class F, class G>
+COTILE_HD constexpr decltype(auto) transform_apply(const T0& t0, const T1& t1, const T2& t2, F&& f, G&& g) {
+  static_assert(detail::kSize<T0> == detail::kSize<T1> && detail::kSize<T0> == detail::kSize<T2>,
+                "transform_apply: the tuples differ in length");
+  const auto& u0 = detail::tuple_of(t0);
+  const auto& u1 = detail::tuple_of(t1);
+  const auto& u2 = detail::tuple_of(t2);
+  return [&]<size_t... Is>(std::index_sequence<Is...>)->decltype(auto) {
+    return g(f(get<Is>(u0), get<Is>(u1), get<Is>(u2))...);
+  }
+  (std::make_index_sequence<detail::kSize<T0>>{});
+}
+
+// for_each(t, f): f on each element in order (on a non-tuple, f(t)).
+template <class T, class F>
+COTILE_HD constexpr void for_each(T&& t, F&& f) {
+  if constexpr (detail::kTupleLike<T>) {
+    auto&& u = detail::tuple_of(std::forward<T>(t));
+    [&]<size_t... Is>(std::index_sequence<Is...>) { (f(get<Is>(u)), ...); }
+    (std::make_index_sequence<detail::kSize<T>>{});
+  } else {
+    f(t);
+  }
+}
+
+// fold(t, x, f): the left fold; each step's type may differ (static sums stay static).
+namespace detail {
+template <size_t I, size_t N, class U, class X, class F>
+COTILE_HD constexpr auto fold_from(const U& u, X&& x, F& f) {
+  if constexpr (I == N) return std::forward<X>(x);
+  else return fold_from<I + 1, N>(u, f(std::forward<X>(x), get<I>(u)), f);
+}
+}  // namespace detail
+template <class T, class X, class F>
+COTILE_HD constexpr auto fold(const T& t, X&& x, F&& f) {
+  return detail::fold_from<0, detail::kSize<T>>(detail::tuple_of(t), std::forward<X>(x), f);
+}
+template <class T, class F>
+COTILE_HD constexpr auto fold_first(const T& t, F&& f) {
+  static_assert(detail::kSize<T> > 0, "fold_first: the tuple is empty");
+  const auto& u = detail::tuple_of(t);
+  return detail::fold_from<1, detail::kSize<T>>(u, get<0>(u), f);
+}
+
+// find_if(t, p): the index of the first element for which p is true, as a static integer (p must
+// answer statically: std::bool_constant or a static integer), or the length when none is.
+namespace detail {
+template <class P, class U, size_t... Is>
+constexpr size_t first_true(std::index_sequence<Is...>) {
+  static_assert((kStaticBool<decltype(std::declval<P&>()(get<Is>(std::declval<const U&>())))> && ...),
+                "find_if: the predicate must answer statically (std::bool_constant or a static integer)");
+  constexpr bool hit[] = {
+      bool(std::remove_cvref_t<decltype(std::declval<P&>()(get<Is>(std::declval<const U&>())))>::value)..., true};
+  size_t i = 0;
+  while (!hit[i]) ++i;
+  return i;
+}
+template <class X, class U, size_t... Is>
+constexpr size_t first_of_type(std::index_sequence<Is...>) {
+  constexpr bool hit[] = {std::is_same_v<X, tuple_element_t<Is, U>>..., true};
+  size_t i = 0;
+  while (!hit[i]) ++i;
+  return i;
+}
+}  // namespace detail
+template <class T, class P>
+COTILE_HD constexpr auto find_if(const T&, P&&) {
+  using U = detail::TupleOf<T>;
+  return Int<int64_t(
+      detail::first_true<std::remove_reference_t<P>, U>(std::make_index_sequence<detail::kSize<T>>{}))>{};
+}
+// find<X>(t): the index of the first element of type X (or the length).
+template <class X, class T>
+COTILE_HD constexpr auto find(const T&) {
+  using U = detail::TupleOf<T>;
+  return Int<int64_t(detail::first_of_type<X, U>(std::make_index_sequence<detail::kSize<T>>{}))>{};
+}
+// find(t, x): the index of the first element equal to x (statically: static integers), or the length.
+template <class T, class X>
+COTILE_HD constexpr auto find(const T& t, const X&) {
+  return find_if(t, [](const auto& v) { return v == X{}; });
+}
+
+// any_of / all_of / none_of(t, p): std::bool_constant when p answers statically for every
+// element, else bool.
+template <class T, class P>
+COTILE_HD constexpr auto all_of(const T& t, P&& p) {
+  const auto& u = detail::tuple_of(t);
+  return [&]<size_t... Is>(std::index_sequence<Is...>) {
+    if constexpr ((detail::kStaticBool<decltype(p(get<Is>(u)))> && ...))
+      return std::bool_constant<(bool(decltype(p(get<Is>(u)))::value) && ...)>{};
+    else return (bool(p(get<Is>(u))) && ...);
+  }
+  (std::make_index_sequence<detail::kSize<T>>{});
+}
+template <class T, class P>
+COTILE_HD constexpr auto any_of(const T& t, P&& p) {
+  const auto& u = detail::tuple_of(t);
+  return [&]<size_t... Is>(std::index_sequence<Is...>) {
+    if constexpr ((detail::kStaticBool<decltype(p(get<Is>(u)))> && ...))
+      return std::bool_constant<(bool(decltype(p(get<Is>(u)))::value) || ...)>{};
+    else return (bool(p(get<Is>(u))) || ...);
+  }
+  (std::make_index_sequence<detail::kSize<T>>{});
+}
+template <class T, class P>
+COTILE_HD constexpr auto none_of(const T& t, P&& p) {
+  const auto r = any_of(t, p);
+  if constexpr (detail::kStaticBool<decltype(r)>) return std::bool_constant<!decltype(r)::value>{};
+  else return !r;
+}
+
+// --- rearranging ----------------------------------------------------------------------------
+
+// select<I...>(t) = (t_I...);  take<B, E>(t) = (t_B, ..., t_{E-1}).
+template <size_t... Is, class T>
+requires detail::kTupleLike<T> COTILE_HD constexpr auto select(const T& t) {
+  const auto& u = detail::tuple_of(t);
+  return make_tuple(get<Is>(u)...);
+}
+template <size_t B, size_t E, class T>
+requires detail::kTupleLike<T> COTILE_HD constexpr auto take(const T& t) {
+  static_assert(B <= E && E <= detail::kSize<T>, "take<B, E>: needs B <= E <= the tuple's length");
+  const auto& u = detail::tuple_of(t);
+  return [&]<size_t... Is>(std::index_sequence<Is...>) { return make_tuple(get<B + Is>(u)...); }
+  (std::make_index_sequence<E - B>{});
+}
+template <class T>
+requires detail::kTupleLike<T> COTILE_HD constexpr auto reverse(const T& t) {
+  constexpr size_t n = detail::kSize<T>;
+  const auto& u = detail::tuple_of(t);
+  return [&]<size_t... Is>(std::index_sequence<Is...>) { return make_tuple(get<n - 1 - Is>(u)...); }
+  (std::make_index_sequence<n>{});
+}
+template <class T>
+requires detail::kTupleLike<T> COTILE_HD constexpr decltype(auto) front(const T& t) {
+  return get<0>(detail::tuple_of(t));
+}
+template <class T>
+requires detail::kTupleLike<T> COTILE_HD constexpr decltype(auto) back(const T& t) {
+  static_assert(detail::kSize<T> > 0, "back: the tuple is empty");
+  return get<detail::kSize<T> - 1>(detail::tuple_of(t));
+}
+
+// tuple_cat(t, u, ...): the elements of t, then of u, ...
+template <class... Ts>
+COTILE_HD constexpr auto tuple_cat(const Ts&... ts) {
+  if constexpr (sizeof...(Ts) == 0) {
+    return tuple<>{};
+  } else if constexpr (sizeof...(Ts) == 1) {
+    return transform(ts..., [](const auto& x) { return x; });
+  } else {
+    return [](const auto& a, const auto& b, const auto&... rest) {
+      const auto& ua = detail::tuple_of(a);
+      const auto& ub = detail::tuple_of(b);
+      const auto ab = [&]<size_t... Is, size_t... Js>(std::index_sequence<Is...>, std::index_sequence<Js...>) {
+        return make_tuple(get<Is>(ua)..., get<Js>(ub)...);
+      }
+      (std::make_index_sequence<detail::kSize<decltype(a)>>{}, std::make_index_sequence<detail::kSize<decltype(b)>>{});
+      if constexpr (sizeof...(rest) == 0) return ab;
+      else return tuple_cat(ab, rest...);
+    }(ts...);
+  }
+}
+// append(t, x) = (t_0, ..., t_{n-1}, x);  prepend(t, x) = (x, t_0, ..., t_{n-1}).
+template <class T, class X>
+requires detail::kTupleLike<T> COTILE_HD constexpr auto append(const T& t, const X& x) {
+  return tuple_cat(t, make_tuple(x));
+}
+template <class T, class X>
+requires detail::kTupleLike<T> COTILE_HD constexpr auto prepend(const T& t, const X& x) {
+  return tuple_cat(make_tuple(x), t);
+}
+
+}  // namespace cotile::ct

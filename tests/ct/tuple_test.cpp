@@ -1,0 +1,178 @@
+// ct::tuple and its algorithms (tuple.hpp, tuple_algorithms.hpp): CuTe's storage (empty elements
+// take no space, standard layout), get's value categories, static results where every input is
+// static, integer sequences read as tuples, and tuples as arguments of the algebra.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <type_traits>
+
+#include "cotile/ct/ct.hpp"
+
+using namespace cotile::ct;
+
+namespace {
+int opaque(int x) {
+  volatile int v = x;
+  return v;
+}
+struct Tag {};
+struct Boxed {
+  float v;
+};
+}  // namespace
+
+TEST(Tuple, EmptyElementsAreNotStored) {
+  static_assert(std::is_empty_v<tuple<_8, _4>> && sizeof(tuple<_8, _4>) == 1);
+  static_assert(std::is_empty_v<tuple<tuple<_1, _2>, _8, _2>>);
+  static_assert(sizeof(tuple<int, int>) == 8 && sizeof(tuple<int, int, int>) == 12);
+  static_assert(sizeof(tuple<_8, int>) == 4 && sizeof(tuple<int, int, _2>) == 8);
+  static_assert(sizeof(tuple<tuple<int, _2>, int, int>) == 12);
+  // Two empty elements of one type still take no space (they are not objects of the tuple).
+  static_assert(sizeof(tuple<_1, _1, tuple<int32_t>>) == 4 && sizeof(tuple<_1, tuple<_1, int32_t>>) == 4);
+  static_assert(sizeof(tuple<Tag, double, Tag>) == sizeof(double));
+  static_assert(std::is_standard_layout_v<tuple<int, _2, tuple<int, _4>, double>>);
+  static_assert(std::is_trivially_copyable_v<tuple<int, _2, tuple<int, _4>>>);
+  static_assert(std::is_standard_layout_v<tuple<>> && std::is_empty_v<tuple<>>);
+}
+
+TEST(Tuple, GetGivesReferencesToStoredElementsAndValuesOfEmptyOnes) {
+  tuple<Boxed, int, _4> t(Boxed{1.5f}, 7, _4{});
+  static_assert(std::is_same_v<decltype(get<0>(t)), Boxed&>);
+  static_assert(std::is_same_v<decltype(get<1>(t)), int&>);
+  static_assert(std::is_same_v<decltype(get<2>(t)), _4>);
+  const auto& c = t;
+  static_assert(std::is_same_v<decltype(get<1>(c)), const int&>);
+  static_assert(std::is_same_v<decltype(get<2>(c)), _4>);
+  static_assert(std::is_same_v<decltype(get<1>(std::move(t))), int&&>);
+  get<1>(t) = 9;
+  get<0>(t).v = 2.5f;
+  EXPECT_EQ(get<1>(c), 9);
+  EXPECT_EQ(get<0>(c).v, 2.5f);
+  static_assert(tuple_size_v<decltype(t)> == 3);
+  static_assert(std::is_same_v<tuple_element_t<0, decltype(t)>, Boxed>);
+  static_assert(std::is_same_v<tuple_element_t<2, const decltype(t)>, const _4>);
+  // Nested: get<I, J>(t) = get<J>(get<I>(t)).
+  const auto n = make_tuple(1, make_tuple(_2{}, opaque(3)));
+  EXPECT_EQ((get<1, 1>(n)), 3);
+  static_assert(std::is_same_v<decltype(get<1, 0>(n)), _2>);
+  // Structured bindings.
+  const auto [a, b] = make_tuple(opaque(5), _6{});
+  EXPECT_EQ(a, 5);
+  static_assert(std::is_same_v<std::remove_cv_t<decltype(b)>, _6>);
+}
+
+TEST(Tuple, ConstructionConvertsAndIsConstexpr) {
+  constexpr tuple<int, _2, long> z{};  // stored elements value-initialized
+  static_assert(get<0>(z) == 0 && get<2>(z) == 0);
+  constexpr auto t = make_tuple(3, _2{}, tuple<long, _1>(4L, _1{}));
+  static_assert(get<0>(t) == 3 && get<2, 0>(t) == 4);
+  tuple<long, double> conv(1, 2.5f);  // each value converted to its element's type
+  EXPECT_EQ(get<0>(conv), 1L);
+  EXPECT_EQ(get<1>(conv), 2.5);
+  static_assert(std::is_same_v<decltype(make_tuple(1, 'c')), tuple<int, char>>);
+}
+
+TEST(Tuple, IntegerSequencesAreTuplesOfStaticIntegers) {
+  static_assert(std::is_same_v<int_sequence<1, 2, 3>, tuple<_1, _2, _3>>);
+  static_assert(std::is_same_v<make_int_sequence<3>, tuple<_0, _1, _2>>);
+  static_assert(std::is_same_v<make_int_range<2, 5>, tuple<_2, _3, _4>>);
+  static_assert(std::is_same_v<make_seq<0>, tuple<>>);
+  // std::integer_sequence is read as one.
+  const auto r = transform(std::integer_sequence<int, 0, 2, 1>{}, [](auto i) { return i * _2{}; });
+  static_assert(std::is_same_v<std::remove_cv_t<decltype(r)>, tuple<_0, _4, _2>>);
+}
+
+TEST(TupleAlgorithms, StaticInStaticOut) {
+  const auto pairwise = transform_apply(
+      int_sequence<1, 2, 3>{}, int_sequence<4, 5, 6>{}, [](auto x, auto y) { return x + y; },
+      [](auto... v) { return make_tuple(v...); });
+  static_assert(std::is_same_v<std::remove_cv_t<decltype(pairwise)>, tuple<_5, _7, _9>>);
+  const auto three = transform(int_sequence<1, 2>{}, int_sequence<3, 4>{}, int_sequence<5, 6>{},
+                               [](auto x, auto y, auto z) { return x * y + z; });
+  static_assert(std::is_same_v<std::remove_cv_t<decltype(three)>, tuple<_8, Int<14>>>);
+  static_assert(
+      std::is_same_v<decltype(fold(int_sequence<1, 2, 3>{}, _0{}, [](auto a, auto x) { return a + x; })), _6>);
+  static_assert(
+      std::is_same_v<decltype(fold_first(int_sequence<2, 3, 4>{}, [](auto a, auto x) { return a * x; })), _24>);
+  static_assert(std::is_same_v<decltype(apply(int_sequence<2, 5>{}, [](auto a, auto b) { return b - a; })), _3>);
+  // _0 * x is static even for a run-time x: the engine's rule.
+  const auto z = fold(make_tuple(opaque(7), opaque(9)), _0{}, [](auto a, auto x) { return a * x; });
+  static_assert(std::is_same_v<std::remove_cv_t<decltype(z)>, _0>);
+}
+
+TEST(TupleAlgorithms, RunTimeValuesComputedAtRunTime) {
+  const auto t = make_tuple(opaque(2), _3{}, opaque(4));
+  EXPECT_EQ(fold(t, 0, [](auto a, auto x) { return a + x; }), 9);
+  EXPECT_EQ(apply(t, [](auto a, auto b, auto c) { return a * b * c; }), 24);
+  const auto sq = transform(t, [](auto x) { return x * x; });
+  EXPECT_EQ(get<0>(sq), 4);
+  static_assert(std::is_same_v<std::remove_cv_t<decltype(get<1>(sq))>, _9>);
+  EXPECT_EQ(get<2>(sq), 16);
+  std::string order;
+  for_each(t, [&](auto x) { order += std::to_string(int(x)); });
+  EXPECT_EQ(order, "234");
+  EXPECT_EQ((transform(opaque(6), [](int x) { return x + 1; })), 7);  // a non-tuple: f(x)
+}
+
+TEST(TupleAlgorithms, Find) {
+  static_assert(decltype(find<int>(tuple<_1, float, int>{_1{}, 1.5f, 7}))::value == 2);
+  static_assert(decltype(find<double>(tuple<_1, float, int>{}))::value == 3);  // none: the length
+  static_assert(decltype(find(int_sequence<4, 8, 16>{}, _8{}))::value == 1);
+  static_assert(decltype(find_if(int_sequence<4, 8, 16>{}, [](auto x) { return x > _5{}; }))::value == 1);
+  static_assert(decltype(find_if(tuple<>{}, [](auto) { return _1{}; }))::value == 0);
+}
+
+TEST(TupleAlgorithms, Predicates) {
+  static_assert(decltype(all_of(int_sequence<2, 4>{}, [](auto x) { return x % _2{} == _0{}; }))::value);
+  static_assert(!decltype(any_of(int_sequence<1, 3>{}, [](auto x) { return x % _2{} == _0{}; }))::value);
+  static_assert(decltype(none_of(int_sequence<1, 3>{}, [](auto x) { return x == _2{}; }))::value);
+  // A run-time element makes the answer a run-time bool.
+  const auto t = make_tuple(_2{}, opaque(4));
+  const auto all_even = all_of(t, [](auto x) { return x % 2 == 0; });
+  static_assert(std::is_same_v<std::remove_cv_t<decltype(all_even)>, bool>);
+  EXPECT_TRUE(all_even);
+  EXPECT_FALSE(any_of(t, [](auto x) { return x == 3; }));
+}
+
+TEST(TupleAlgorithms, Rearranging) {
+  const auto t = make_tuple(opaque(1), _2{}, 3.5);
+  const auto r = reverse(t);
+  static_assert(std::is_same_v<std::remove_cv_t<decltype(r)>, tuple<double, _2, int>>);
+  EXPECT_EQ(get<0>(r), 3.5);
+  EXPECT_EQ(get<2>(r), 1);
+  static_assert(std::is_same_v<decltype(select<2, 0>(t)), tuple<double, int>>);
+  static_assert(std::is_same_v<decltype(take<1, 3>(t)), tuple<_2, double>>);
+  static_assert(std::is_same_v<decltype(take<1, 1>(t)), tuple<>>);
+  EXPECT_EQ(front(t), 1);
+  EXPECT_EQ(back(t), 3.5);
+  const auto c = tuple_cat(make_tuple(opaque(1)), tuple<>{}, make_tuple(_2{}, opaque(3)), int_sequence<4>{});
+  static_assert(std::is_same_v<std::remove_cv_t<decltype(c)>, tuple<int, int, _2, int, _4>> == false);
+  static_assert(std::is_same_v<std::remove_cv_t<decltype(c)>, tuple<int, _2, int, _4>>);
+  EXPECT_EQ(get<2>(c), 3);
+  const auto a = append(make_tuple(_1{}), opaque(5));
+  const auto p = prepend(make_tuple(_1{}), opaque(5));
+  EXPECT_EQ(get<1>(a), 5);
+  EXPECT_EQ(get<0>(p), 5);
+  static_assert(std::is_same_v<decltype(get<0>(a)), _1> && std::is_same_v<decltype(get<1>(p)), _1>);
+}
+
+TEST(TupleAlgorithms, StaticIntegerComparisons) {
+  static_assert(is_constant_v<1, decltype(_4{} * _8{} == _32{})>);
+  static_assert(is_constant_v<0, decltype(_4{} != _4{})>);
+  static_assert(is_constant_v<1, decltype(_3{} <= _3{})> && is_constant_v<1, decltype(_4{} > _3{})>);
+  static_assert(is_constant_v<0, decltype(_2{} >= _3{})>);
+  static_assert(is_constant_v<-5, decltype(-_5{})>);
+  EXPECT_TRUE(_4{} == opaque(4));
+  EXPECT_TRUE(opaque(3) < _4{});
+  static_assert(!is_constant_v<1, decltype(_4{} == opaque(4))>);  // a run-time answer
+}
+
+TEST(TupleAlgorithms, TuplesAreArgumentsOfTheAlgebra) {
+  // make_shape's result is a ct::tuple; the algebra reads any tuple of integers.
+  const auto shape = make_tuple(_4{}, opaque(8));
+  const auto l = make_layout(shape);
+  EXPECT_EQ(to_string(l), "(_4,8):(_1,_4)");
+  EXPECT_EQ(size(shape), 32);
+  static_assert(std::is_same_v<decltype(size(make_tuple(_2{}, make_tuple(_3{}, _4{})))), _24>);
+  EXPECT_EQ(l(make_tuple(1, 2)), 9);
+}
