@@ -70,6 +70,8 @@ TEST(Tuple, ConstructionConvertsAndIsConstexpr) {
   EXPECT_EQ(get<0>(conv), 1L);
   EXPECT_EQ(get<1>(conv), 2.5);
   static_assert(std::is_same_v<decltype(make_tuple(1, 'c')), tuple<int, char>>);
+  static_assert(std::is_same_v<Shape<_2, int>, decltype(make_shape(_2{}, 3))>);
+  static_assert(std::is_same_v<Stride<_1, Coord<int>>, decltype(make_stride(_1{}, make_coord(3)))>);
 }
 
 TEST(Tuple, IntegerSequencesAreTuplesOfStaticIntegers) {

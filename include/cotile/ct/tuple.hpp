@@ -183,6 +183,16 @@ COTILE_HD constexpr decltype(auto) get(tuple<Ts...>&& t) {
   else return get<Is...>(detail::store_get<I, detail::Store<Ts...>&&, Ts...>(std::move(t)));
 }
 
+// CuTe's names for the tuples a layout is made of.
+template <class... Ts>
+using Shape = tuple<Ts...>;
+template <class... Ts>
+using Stride = tuple<Ts...>;
+template <class... Ts>
+using Coord = tuple<Ts...>;
+template <class... Ts>
+using Step = tuple<Ts...>;
+
 // --- making tuples --------------------------------------------------------------------------
 
 // (Not of the engine's run-time values: make_tuple(IntTuple...) is the engine's, cotile::make_tuple.)
