@@ -196,5 +196,12 @@ COTILE_HD constexpr Int gcd(const Int& a, const Int& b) {
 }
 // ceil_div(a, b) = (a + b - 1) / b, CuTe's formula (exact for positive a, b).
 COTILE_HD constexpr Int ceil_div(const Int& a, const Int& b) { return (a + b - S(1)) / b; }
+// round_up(a, b) = ceil_div(a, b) * b: the least multiple of b not below a (positive a, b).
+COTILE_HD constexpr Int round_up(const Int& a, const Int& b) { return ceil_div(a, b) * b; }
+// lcm(a, b) = |a| / gcd(a, b) * |b| (lcm(0, 0) = 0); staticness from those operations.
+COTILE_HD constexpr Int lcm(const Int& a, const Int& b) {
+  if (is_known(a) && is_known(b) && a.value == 0 && b.value == 0) return Int{0, a.is_static && b.is_static};
+  return abs(a) / gcd(a, b) * abs(b);
+}
 
 }  // namespace cotile

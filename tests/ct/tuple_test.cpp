@@ -1,6 +1,7 @@
 // ct::tuple and its algorithms (tuple.hpp, tuple_algorithms.hpp): CuTe's storage (empty elements
 // take no space, standard layout), get's value categories, static results where every input is
-// static, integer sequences read as tuples, and tuples as arguments of the algebra.
+// static, integer sequences read as tuples, tuples as arguments of the algebra, and CuTe's integer
+// and integer-tuple functions (int_tuple.hpp).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -177,4 +178,31 @@ TEST(TupleAlgorithms, TuplesAreArgumentsOfTheAlgebra) {
   EXPECT_EQ(size(shape), 32);
   static_assert(std::is_same_v<decltype(size(make_tuple(_2{}, make_tuple(_3{}, _4{})))), _24>);
   EXPECT_EQ(l(make_tuple(1, 2)), 9);
+}
+
+TEST(IntTupleFunctions, StaticWhereTheEngineIs) {
+  static_assert(std::is_same_v<decltype(max(_3{}, _5{})), _5> && std::is_same_v<decltype(min(_3{}, _5{})), _3>);
+  static_assert(std::is_same_v<decltype(gcd(_12{}, _8{})), _4> && std::is_same_v<decltype(lcm(_6{}, _4{})), _12>);
+  static_assert(std::is_same_v<decltype(lcm(_0{}, _0{})), _0>);
+  static_assert(std::is_same_v<decltype(ceil_div(_7{}, _2{})), _4> &&
+                std::is_same_v<decltype(round_up(_7{}, _4{})), _8>);
+  EXPECT_EQ(max(opaque(3), _5{}), 5);
+  EXPECT_EQ(round_up(opaque(9), _8{}), 16);
+  EXPECT_EQ(ceil_div(opaque(9), opaque(4)), 3);
+  // compact strides, compared with tuples: static results compare statically.
+  static_assert(is_constant_v<1, decltype(compact_col_major(make_tuple(_4{}, _8{}, _1{}, _2{})) ==
+                                          make_tuple(_1{}, _4{}, _0{}, _32{}))>);
+  static_assert(is_constant_v<1, decltype(compact_row_major(make_tuple(_4{}, make_tuple(_8{}, _2{}))) ==
+                                          make_tuple(_16{}, make_tuple(_2{}, _1{})))>);
+  static_assert(is_constant_v<1, decltype(compact_col_major(_8{}, _3{}) == _3{})>);
+  static_assert(is_constant_v<0, decltype(make_tuple(_1{}, _2{}) == make_tuple(_1{}, make_tuple(_2{})))>);
+  const auto s = compact_col_major(make_tuple(_4{}, opaque(8), _2{}));  // (_1,_4,4*8)
+  EXPECT_EQ(to_string(s), "(_1,_4,32)");
+  EXPECT_TRUE(s == make_tuple(_1{}, _4{}, 32));
+  EXPECT_TRUE(s != make_tuple(_1{}, _4{}, 33));
+  static_assert(std::is_same_v<decltype(inner_product(make_tuple(_2{}, _3{}), make_tuple(_4{}, _5{}))), Int<23>>);
+  EXPECT_EQ(inner_product(make_tuple(opaque(2), _3{}), make_tuple(_4{}, opaque(5))), 23);
+  static_assert(is_constant_v<1, decltype(congruent(make_tuple(opaque(1), make_tuple(_2{}, 3)),
+                                                    make_tuple(_4{}, make_tuple(5, _6{}))))>);
+  static_assert(is_constant_v<0, decltype(congruent(make_tuple(1, 2), make_tuple(1)))>);
 }

@@ -1,0 +1,105 @@
+// CuTe's functions of integers and integer tuples on typed values: each lifts the engine's
+// (cotile/int.hpp, cotile/int_tuple.hpp), so a static result is a static type and the rules are
+// written once.
+//     max, min, gcd, lcm, round_up (integers; ceil_div and congruent: layout.hpp);
+//     compact_col_major(S[, current]), compact_row_major(S[, current]): the compact strides of S;
+//     inner_product(a, b) = sum a_i b_i;
+//     a == b, a != b on tuples: congruent and equal leaf by leaf (static where the leaves are).
+#pragma once
+
+#include "integer_ops.hpp"
+#include "tuple.hpp"
+#include "typed.hpp"
+
+namespace cotile::ct {
+
+namespace op {
+struct Max {
+  constexpr EInt operator()(const EInt& a, const EInt& b) const { return ::cotile::max(a, b); }
+};
+struct Min {
+  constexpr EInt operator()(const EInt& a, const EInt& b) const { return ::cotile::min(a, b); }
+};
+struct Gcd {
+  constexpr EInt operator()(const EInt& a, const EInt& b) const { return ::cotile::gcd(a, b); }
+};
+struct Lcm {
+  constexpr EInt operator()(const EInt& a, const EInt& b) const { return ::cotile::lcm(a, b); }
+};
+struct RoundUp {
+  constexpr EInt operator()(const EInt& a, const EInt& b) const { return ::cotile::round_up(a, b); }
+};
+struct CompactColMajor {
+  constexpr IntTuple operator()(const IntTuple& s) const { return ::cotile::compact_col_major(s); }
+  constexpr IntTuple operator()(const IntTuple& s, const EInt& c) const { return ::cotile::compact_col_major(s, c); }
+};
+struct CompactRowMajor {
+  constexpr IntTuple operator()(const IntTuple& s) const { return ::cotile::compact_row_major(s); }
+  constexpr IntTuple operator()(const IntTuple& s, const EInt& c) const { return ::cotile::compact_row_major(s, c); }
+};
+struct InnerProduct {
+  constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return ::cotile::inner_product(a, b); }
+};
+// Tuples equal: the same profile (else a static 0) and every pair of leaves equal, as the
+// engine's booleans (static where both leaves are).
+struct TupleEqual {
+  constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const {
+    if (!a.same_profile(b)) return S(0);
+    EInt r = S(1);
+    for (int k = 0; k < a.num_leaves(); ++k) r = logical_and(r, equal(a.leaf_at(k), b.leaf_at(k)));
+    return r;
+  }
+};
+struct TupleNotEqual {
+  constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return equal(TupleEqual{}(a, b), S(0)); }
+};
+}  // namespace op
+
+// Integers: at least one typed (a static Int<N>) or both plain; the result as lift gives it.
+template <class A, class B>
+inline constexpr bool int_operands = (is_static_int<A>::value || std::is_integral_v<A>)&&(is_static_int<B>::value ||
+                                                                                          std::is_integral_v<B>);
+#define COTILE_CT_INT_FUNCTION(name, NAME)                                   \
+  template <class A, class B, std::enable_if_t<int_operands<A, B>, int> = 0> \
+  COTILE_HD COTILE_INLINE constexpr auto name(const A& a, const B& b) {      \
+    return lift<op::NAME, Kind::kInt, Kind::kInt>(a, b);                     \
+  }
+COTILE_CT_INT_FUNCTION(max, Max)
+COTILE_CT_INT_FUNCTION(min, Min)
+COTILE_CT_INT_FUNCTION(gcd, Gcd)
+COTILE_CT_INT_FUNCTION(lcm, Lcm)
+COTILE_CT_INT_FUNCTION(round_up, RoundUp)
+#undef COTILE_CT_INT_FUNCTION
+
+template <class S>
+COTILE_HD COTILE_INLINE constexpr auto compact_col_major(const S& s) {
+  return lift<op::CompactColMajor, Kind::kTuple>(s);
+}
+template <class S, class C>
+COTILE_HD COTILE_INLINE constexpr auto compact_col_major(const S& s, const C& current) {
+  return lift<op::CompactColMajor, Kind::kTuple, Kind::kInt>(s, current);
+}
+template <class S>
+COTILE_HD COTILE_INLINE constexpr auto compact_row_major(const S& s) {
+  return lift<op::CompactRowMajor, Kind::kTuple>(s);
+}
+template <class S, class C>
+COTILE_HD COTILE_INLINE constexpr auto compact_row_major(const S& s, const C& current) {
+  return lift<op::CompactRowMajor, Kind::kTuple, Kind::kInt>(s, current);
+}
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto inner_product(const A& a, const B& b) {
+  return lift<op::InnerProduct, Kind::kTuple, Kind::kTuple>(a, b);
+}
+
+// == and != between integer tuples (ct::tuple or a typed result), when at least one is a ct::tuple.
+template <class A, class B>
+requires(is_tuple_v<A> || is_tuple_v<B>) COTILE_HD COTILE_INLINE constexpr auto operator==(const A& a, const B& b) {
+  return lift<op::TupleEqual, Kind::kTuple, Kind::kTuple>(a, b);
+}
+template <class A, class B>
+requires(is_tuple_v<A> || is_tuple_v<B>) COTILE_HD COTILE_INLINE constexpr auto operator!=(const A& a, const B& b) {
+  return lift<op::TupleNotEqual, Kind::kTuple, Kind::kTuple>(a, b);
+}
+
+}  // namespace cotile::ct
