@@ -206,3 +206,11 @@ TEST(IntTupleFunctions, StaticWhereTheEngineIs) {
                                                     make_tuple(_4{}, make_tuple(5, _6{}))))>);
   static_assert(is_constant_v<0, decltype(congruent(make_tuple(1, 2), make_tuple(1)))>);
 }
+
+TEST(IntTupleFunctions, MaxAndMinOfATuple) {
+  static_assert(std::is_same_v<decltype(max(make_tuple(_8{}, make_tuple(_1{}, _2{})))), _8>);
+  static_assert(std::is_same_v<decltype(min(make_tuple(_8{}, make_tuple(_3{}, _2{})))), _2>);
+  EXPECT_EQ(max(make_tuple(opaque(3), make_tuple(_8{}, opaque(9)))), 9);
+  EXPECT_EQ(min(make_tuple(opaque(3), _8{})), 3);
+  static_assert(tuple_size_v<std::tuple<int, char>> == 2);  // other tuple-likes: std::tuple_size
+}

@@ -26,6 +26,11 @@ using std::is_same_v;
 using std::is_standard_layout_v;
 using std::move;
 using std::remove_cvref_t;
+// CuTe's name for a tuple's storage of its non-empty elements.
+namespace eso {
+template <class... Ts>
+using ESO_t = ::cotile::ct::detail::Store<Ts...>;
+}  // namespace eso
 }  // namespace cute
 
 // CuTe's and CUTLASS's macros.

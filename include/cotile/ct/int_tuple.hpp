@@ -2,6 +2,7 @@
 // (cotile/int.hpp, cotile/int_tuple.hpp), so a static result is a static type and the rules are
 // written once.
 //     max, min, gcd, lcm, round_up (integers; ceil_div and congruent: layout.hpp);
+//     max(t), min(t): the largest / smallest leaf of a tuple;
 //     compact_col_major(S[, current]), compact_row_major(S[, current]): the compact strides of S;
 //     inner_product(a, b) = sum a_i b_i;
 //     a == b, a != b on tuples: congruent and equal leaf by leaf (static where the leaves are).
@@ -40,6 +41,23 @@ struct CompactRowMajor {
 struct InnerProduct {
   constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return ::cotile::inner_product(a, b); }
 };
+// The largest and the smallest leaf of a tuple (an integer: itself), the engine's max/min folded.
+struct MaxLeaf {
+  constexpr EInt operator()(const IntTuple& t) const {
+    if (t.num_leaves() == 0) fail("max", "the tuple has no integer", "pass a non-empty tuple");
+    EInt r = t.leaf_at(0);
+    for (int k = 1; k < t.num_leaves(); ++k) r = ::cotile::max(r, t.leaf_at(k));
+    return r;
+  }
+};
+struct MinLeaf {
+  constexpr EInt operator()(const IntTuple& t) const {
+    if (t.num_leaves() == 0) fail("min", "the tuple has no integer", "pass a non-empty tuple");
+    EInt r = t.leaf_at(0);
+    for (int k = 1; k < t.num_leaves(); ++k) r = ::cotile::min(r, t.leaf_at(k));
+    return r;
+  }
+};
 // Tuples equal: the same profile (else a static 0) and every pair of leaves equal, as the
 // engine's booleans (static where both leaves are).
 struct TupleEqual {
@@ -70,6 +88,16 @@ COTILE_CT_INT_FUNCTION(gcd, Gcd)
 COTILE_CT_INT_FUNCTION(lcm, Lcm)
 COTILE_CT_INT_FUNCTION(round_up, RoundUp)
 #undef COTILE_CT_INT_FUNCTION
+
+// max(t), min(t): over every leaf of an integer tuple (CuTe's max/min of one tuple).
+template <class T>
+requires(is_tuple_v<T>) COTILE_HD COTILE_INLINE constexpr auto max(const T& t) {
+  return lift<op::MaxLeaf, Kind::kTuple>(t);
+}
+template <class T>
+requires(is_tuple_v<T>) COTILE_HD COTILE_INLINE constexpr auto min(const T& t) {
+  return lift<op::MinLeaf, Kind::kTuple>(t);
+}
 
 template <class S>
 COTILE_HD COTILE_INLINE constexpr auto compact_col_major(const S& s) {

@@ -138,8 +138,10 @@ struct is_tuple_like<std::integer_sequence<T, Is...>> : std::true_type {};
 template <class T>
 inline constexpr bool is_tuple_like_v = is_tuple_like<std::remove_cvref_t<T>>::value;
 
+// Of a ct::tuple or an integer sequence; of any other type, std::tuple_size's answer (std::tuple,
+// std::pair, std::array), as CuTe's tuple_size does.
 template <class T>
-struct tuple_size;
+struct tuple_size : std::tuple_size<T> {};
 template <class... Ts>
 struct tuple_size<tuple<Ts...>> : std::integral_constant<size_t, sizeof...(Ts)> {};
 template <class T, T... Is>
