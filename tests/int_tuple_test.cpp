@@ -92,3 +92,14 @@ TEST(IntTuple, Idx2CrdWithAStrideDividesThenWraps) {
   EXPECT_EQ(str(idx2crd(T("5"), T("_1"), T("0"))), "_0");  // no division by the 0 stride
   EXPECT_THROW(idx2crd(T("5"), T("4"), T("0")), Error);
 }
+
+// lex_less: the first leaf most significant; colex_less: the last. Static where the leaves are.
+TEST(IntTuple, LexAndColexOrders) {
+  const IntTuple a = make_tuple(I(S(1)), make_tuple(I(S(5)), I(D(2))));
+  const IntTuple b = make_tuple(I(S(2)), make_tuple(I(S(0)), I(D(2))));
+  EXPECT_EQ(lex_less(a, b), S(1));    // 1 < 2, both static, decides whatever follows
+  EXPECT_EQ(colex_less(a, b), D(0));  // 2 == 2, then 5 > 0
+  EXPECT_EQ(lex_less(make_tuple(I(S(1)), I(S(2))), make_tuple(I(S(1)), I(S(3)))), S(1));
+  EXPECT_EQ(lex_less(a, a), D(0));
+  EXPECT_THROW(lex_less(a, make_tuple(I(S(1)), I(S(2)))), Error);
+}

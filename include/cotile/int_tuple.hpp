@@ -296,6 +296,27 @@ COTILE_HD constexpr Int elem_less(const IntTuple& a, const IntTuple& b, int from
        arg("b", b));
 }
 
+// lex_less(a, b): a comes before b when their leaves are read as digits, the first leaf most
+// significant; colex_less(a, b): the last leaf most significant (the order of idx2crd's indices).
+// From the least significant leaf up: r = x < y || (x == y && r), as the engine's booleans
+// (static where the leaves are).                       Requires a and b with the same profile
+COTILE_HD constexpr Int ordered_less(const IntTuple& a, const IntTuple& b, bool first_most_significant,
+                                     const char* op) {
+  if (!a.same_profile(b)) fail(op, "a and b must have the same profile", nullptr, arg("a", a), arg("b", b));
+  const int n = a.num_leaves();
+  Int r = S(0);
+  for (int j = 0; j < n; ++j) {
+    const int k = first_most_significant ? n - 1 - j : j;
+    const Int x = a.leaf_at(k), y = b.leaf_at(k);
+    r = logical_or(less(x, y), logical_and(equal(x, y), r));
+  }
+  return r;
+}
+COTILE_HD constexpr Int lex_less(const IntTuple& a, const IntTuple& b) { return ordered_less(a, b, true, "lex_less"); }
+COTILE_HD constexpr Int colex_less(const IntTuple& a, const IntTuple& b) {
+  return ordered_less(a, b, false, "colex_less");
+}
+
 // --- coordinates ----------------------------------------------------------------------------
 
 COTILE_HD constexpr Int crd2idx_rest(const Int& c, const IntTuple& s, const IntTuple& d, int i);

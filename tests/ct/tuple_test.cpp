@@ -214,3 +214,22 @@ TEST(IntTupleFunctions, MaxAndMinOfATuple) {
   EXPECT_EQ(min(make_tuple(opaque(3), _8{})), 3);
   static_assert(tuple_size_v<std::tuple<int, char>> == 2);  // other tuple-likes: std::tuple_size
 }
+
+TEST(IntTupleFunctions, CoordinateOrders) {
+  // get_hier_coord(i) inverts a compact layout; lex/colex order the coordinates as row/column-major
+  // layouts order their indices.
+  const auto col = make_layout(make_shape(make_shape(_3{}, _2{}), _5{}), GenColMajor{});
+  const auto row = make_layout(make_shape(_2{}, make_shape(_3{}, _5{})), GenRowMajor{});
+  EXPECT_EQ(to_string(row), "(_2,(_3,_5)):(_15,(_5,_1))");
+  for (int i = 0; i < 30; ++i) {
+    EXPECT_EQ(col(col.get_hier_coord(opaque(i))), i);
+    EXPECT_EQ(row(row.get_hier_coord(opaque(i))), i);
+    for (int j = 0; j < 30; ++j) {
+      EXPECT_EQ(bool(colex_less(col.get_hier_coord(opaque(i)), col.get_hier_coord(opaque(j)))), i < j);
+      EXPECT_EQ(bool(lex_less(row.get_hier_coord(opaque(i)), row.get_hier_coord(opaque(j)))), i < j);
+    }
+  }
+  static_assert(is_constant_v<1, decltype(lex_less(make_tuple(_1{}, _5{}), make_tuple(_2{}, _0{})))>);
+  static_assert(is_constant_v<0, decltype(colex_less(make_tuple(_1{}, _5{}), make_tuple(_2{}, _0{})))>);
+  static_assert(is_constant_v<1, decltype(get<1>(col.get_hier_coord(_7{})) == _1{})>);  // 7 = 1 + 6 * 1
+}

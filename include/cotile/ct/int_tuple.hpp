@@ -4,7 +4,7 @@
 //     max, min, gcd, lcm, round_up (integers; ceil_div and congruent: layout.hpp);
 //     max(t), min(t): the largest / smallest leaf of a tuple;
 //     compact_col_major(S[, current]), compact_row_major(S[, current]): the compact strides of S;
-//     inner_product(a, b) = sum a_i b_i;
+//     inner_product(a, b) = sum a_i b_i;  lex_less, colex_less: the orders of coordinates;
 //     a == b, a != b on tuples: congruent and equal leaf by leaf (static where the leaves are).
 #pragma once
 
@@ -68,6 +68,12 @@ struct TupleEqual {
     return r;
   }
 };
+struct LexLess {
+  constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return ::cotile::lex_less(a, b); }
+};
+struct ColexLess {
+  constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return ::cotile::colex_less(a, b); }
+};
 struct TupleNotEqual {
   constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return equal(TupleEqual{}(a, b), S(0)); }
 };
@@ -118,6 +124,16 @@ COTILE_HD COTILE_INLINE constexpr auto compact_row_major(const S& s, const C& cu
 template <class A, class B>
 COTILE_HD COTILE_INLINE constexpr auto inner_product(const A& a, const B& b) {
   return lift<op::InnerProduct, Kind::kTuple, Kind::kTuple>(a, b);
+}
+
+// lex_less(a, b) (first leaf most significant), colex_less(a, b) (last leaf most significant).
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto lex_less(const A& a, const B& b) {
+  return lift<op::LexLess, Kind::kTuple, Kind::kTuple>(a, b);
+}
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto colex_less(const A& a, const B& b) {
+  return lift<op::ColexLess, Kind::kTuple, Kind::kTuple>(a, b);
 }
 
 // == and != between integer tuples (ct::tuple or a typed result), when at least one is a ct::tuple.

@@ -174,6 +174,9 @@ struct Idx2Crd {
 struct Crd2Idx {
   constexpr EInt operator()(const IntTuple& c, const IntTuple& s, const IntTuple& d) const { return crd2idx(c, s, d); }
 };
+struct HierCoord {
+  constexpr IntTuple operator()(const EL& l, const EInt& i) const { return idx2crd(I(i), l.shape, l.stride); }
+};
 struct ElemLess {
   constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return elem_less(a, b); }
 };
@@ -208,6 +211,20 @@ COTILE_HD COTILE_INLINE constexpr auto make_layout(const S& s, const D& d, const
 template <class S>
 COTILE_HD COTILE_INLINE constexpr auto make_layout_right(const S& s) {
   return lift<op::MakeLayoutRight, Kind::kTuple>(s);
+}
+// CuTe's tags for the compact strides of make_layout(shape, tag): column-major (the first mode
+// fastest, make_layout(shape)) and row-major (the last mode fastest, make_layout_right(shape)).
+struct LayoutLeft {};
+struct LayoutRight {};
+using GenColMajor = LayoutLeft;
+using GenRowMajor = LayoutRight;
+template <class S>
+COTILE_HD COTILE_INLINE constexpr auto make_layout(const S& s, LayoutLeft) {
+  return make_layout(s);
+}
+template <class S>
+COTILE_HD COTILE_INLINE constexpr auto make_layout(const S& s, LayoutRight) {
+  return make_layout_right(s);
 }
 template <class S, class O>
 COTILE_HD COTILE_INLINE constexpr auto make_ordered_layout(const S& s, const O& o) {

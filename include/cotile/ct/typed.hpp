@@ -327,6 +327,10 @@ struct Eval {
 };
 }  // namespace op
 
+namespace op {
+struct HierCoord;  // layout.hpp
+}  // namespace op
+
 template <auto S>
 struct Layout {
   static constexpr auto spec = S;
@@ -340,6 +344,12 @@ struct Layout {
   template <class C0, class C1, class... Cs>
   COTILE_HD constexpr auto operator()(const C0& c0, const C1& c1, const Cs&... cs) const {
     return (*this)(make_coord(c0, c1, cs...));
+  }
+  // The hierarchical coordinate of index i: L(get_hier_coord(i)) == i for a compact L (the
+  // engine's idx2crd(i, shape, stride), CuTe's member).
+  template <class Idx>
+  COTILE_HD COTILE_INLINE constexpr auto get_hier_coord(const Idx& i) const {
+    return lift<op::HierCoord, Kind::kLayout, Kind::kInt>(*this, i);
   }
 };
 
