@@ -233,3 +233,17 @@ TEST(IntTupleFunctions, CoordinateOrders) {
   static_assert(is_constant_v<0, decltype(colex_less(make_tuple(_1{}, _5{}), make_tuple(_2{}, _0{})))>);
   static_assert(is_constant_v<1, decltype(get<1>(col.get_hier_coord(_7{})) == _1{})>);  // 7 = 1 + 6 * 1
 }
+
+TEST(Array, GetTupleSizeReverse) {
+  constexpr array<int, 3> a{1, 2, 3};
+  static_assert(get<2>(a) == 3 && a[0] == 1 && a.size() == 3);
+  static_assert(tuple_size_v<decltype(a)> == 3 && std::is_same_v<tuple_element_t<1, array<int, 3>>, int>);
+  constexpr auto r = reverse(a);
+  static_assert(std::is_same_v<std::remove_cv_t<decltype(r)>, array<int, 3>>);
+  static_assert(get<0>(r) == 3 && get<2>(r) == 1);
+  static_assert(std::is_same_v<decltype(reverse(array<int, 0>{})), array<int, 0>>);
+  array<int, 2> m{opaque(4), 5};
+  get<0>(m) = 7;
+  EXPECT_EQ(m[0], 7);
+  static_assert(std::is_same_v<decltype(get<1>(std::move(m))), int&&>);
+}

@@ -3,6 +3,7 @@
 
 #include "atom.hpp"
 #include "error.hpp"
+#include "array.hpp"
 #include "int_tuple.hpp"
 #include "integer_ops.hpp"
 #include "layout.hpp"

@@ -250,7 +250,7 @@ COTILE_HD COTILE_INLINE constexpr auto cosize(const L& l) {
   return lift<op::Cosize, Kind::kLayout>(l);
 }
 template <int... Is, class T>
-requires(!is_tuple_like_v<T>)  // a ct::tuple's get is its element (tuple.hpp)
+requires(!is_tuple_like_v<T> && !is_array_v<T>)  // a ct::tuple's or array's get: its element
     COTILE_HD COTILE_INLINE constexpr auto get(const T& x) {
   return lift<op::Get<Is...>, tuple_kind<T>>(x);
 }

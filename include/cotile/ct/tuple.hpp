@@ -25,6 +25,7 @@
 #include "cotile/int_tuple.hpp"
 #include "cotile/layout.hpp"
 #include "cotile/tile.hpp"
+#include "array.hpp"
 #include "integer.hpp"
 
 namespace cotile::ct {
@@ -146,6 +147,8 @@ template <class... Ts>
 struct tuple_size<tuple<Ts...>> : std::integral_constant<size_t, sizeof...(Ts)> {};
 template <class T, T... Is>
 struct tuple_size<std::integer_sequence<T, Is...>> : std::integral_constant<size_t, sizeof...(Is)> {};
+template <class T, size_t N>
+struct tuple_size<array<T, N>> : std::integral_constant<size_t, N> {};
 template <class T>
 struct tuple_size<const T> : tuple_size<T> {};
 template <class T>
@@ -155,6 +158,10 @@ template <size_t I, class T>
 struct tuple_element;
 template <size_t I, class... Ts>
 struct tuple_element<I, tuple<Ts...>> : std::tuple_element<I, std::tuple<Ts...>> {};
+template <size_t I, class T, size_t N>
+struct tuple_element<I, array<T, N>> {
+  using type = T;
+};
 template <size_t I, class T>
 struct tuple_element<I, const T> {
   using type = const typename tuple_element<I, T>::type;
