@@ -121,6 +121,7 @@ TEST(TupleAlgorithms, Find) {
   static_assert(decltype(find<int>(tuple<_1, float, int>{_1{}, 1.5f, 7}))::value == 2);
   static_assert(decltype(find<double>(tuple<_1, float, int>{}))::value == 3);  // none: the length
   static_assert(decltype(find(int_sequence<4, 8, 16>{}, _8{}))::value == 1);
+  static_assert(decltype(find(int_sequence<0, 8, 16>{}, _16{}))::value == 2);  // x itself, not a default X
   static_assert(decltype(find_if(int_sequence<4, 8, 16>{}, [](auto x) { return x > _5{}; }))::value == 1);
   static_assert(decltype(find_if(tuple<>{}, [](auto) { return _1{}; }))::value == 0);
 }

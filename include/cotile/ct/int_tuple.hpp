@@ -41,20 +41,16 @@ struct CompactRowMajor {
 struct InnerProduct {
   constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return ::cotile::inner_product(a, b); }
 };
-// The largest and the smallest leaf of a tuple (an integer: itself), the engine's max/min folded.
-struct MaxLeaf {
+// The largest (Largest) or the smallest leaf of a tuple (an integer: itself), the engine's max or
+// min folded over the leaves.
+template <bool Largest>
+struct ExtremeLeaf {
   constexpr EInt operator()(const IntTuple& t) const {
-    if (t.num_leaves() == 0) fail("max", "the tuple has no integer", "pass a non-empty tuple");
+    const char* name = Largest ? "max" : "min";
+    if (t.num_leaves() == 0) fail(name, "the tuple has no integer", "pass a non-empty tuple");
     EInt r = t.leaf_at(0);
-    for (int k = 1; k < t.num_leaves(); ++k) r = ::cotile::max(r, t.leaf_at(k));
-    return r;
-  }
-};
-struct MinLeaf {
-  constexpr EInt operator()(const IntTuple& t) const {
-    if (t.num_leaves() == 0) fail("min", "the tuple has no integer", "pass a non-empty tuple");
-    EInt r = t.leaf_at(0);
-    for (int k = 1; k < t.num_leaves(); ++k) r = ::cotile::min(r, t.leaf_at(k));
+    for (int k = 1; k < t.num_leaves(); ++k)
+      r = Largest ? ::cotile::max(r, t.leaf_at(k)) : ::cotile::min(r, t.leaf_at(k));
     return r;
   }
 };
@@ -98,11 +94,11 @@ COTILE_CT_INT_FUNCTION(round_up, RoundUp)
 // max(t), min(t): over every leaf of an integer tuple (CuTe's max/min of one tuple).
 template <class T>
 requires(is_tuple_v<T>) COTILE_HD COTILE_INLINE constexpr auto max(const T& t) {
-  return lift<op::MaxLeaf, Kind::kTuple>(t);
+  return lift<op::ExtremeLeaf<true>, Kind::kTuple>(t);
 }
 template <class T>
 requires(is_tuple_v<T>) COTILE_HD COTILE_INLINE constexpr auto min(const T& t) {
-  return lift<op::MinLeaf, Kind::kTuple>(t);
+  return lift<op::ExtremeLeaf<false>, Kind::kTuple>(t);
 }
 
 template <class S>

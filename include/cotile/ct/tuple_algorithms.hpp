@@ -188,10 +188,11 @@ COTILE_HD constexpr auto find(const T&) {
   using U = detail::TupleOf<T>;
   return Int<int64_t(detail::first_of_type<X, U>(std::make_index_sequence<detail::kSize<T>>{}))>{};
 }
-// find(t, x): the index of the first element equal to x (statically: static integers), or the length.
+// find(t, x): the index of the first element equal to x, or the length (the comparisons must be
+// static: a static x and static elements before the hit).
 template <class T, class X>
-COTILE_HD constexpr auto find(const T& t, const X&) {
-  return find_if(t, [](const auto& v) { return v == X{}; });
+COTILE_HD constexpr auto find(const T& t, const X& x) {
+  return find_if(t, [&x](const auto& v) { return v == x; });
 }
 
 // any_of / all_of / none_of(t, p): std::bool_constant when p answers statically for every
