@@ -7,9 +7,14 @@
 Caches: contiguous [Bc, N, Hkv, D] (kv_layout="NHD") or [Bc, Hkv, N, D] ("HND"), any strides with the
 last one 1; or paged [pages, page_size, Hkv, D] with page_table [B, pages_per_seq] (int32).
 Every argument is checked before the launch; a wrong one raises ValueError/TypeError naming it.
-The library is build/lib/libcotile_attention.so, or the path in COTILE_ATTENTION_LIB.
+The library is build/lib/libcotile_attention.so, or the path in COTILE_ATTENTION_LIB. Beside it,
+_cotile_decode_ext (python/decode_ext, built where PyTorch is installed) launches calls whose
+arguments were checked before from C++; COTILE_DECODE_EXT=0 turns it off (ctypes alone).
 """
 import ctypes
+import glob
+import importlib.machinery
+import importlib.util
 import math
 import os
 
@@ -76,6 +81,24 @@ def _library():
     return _lib
 
 
+_ext_module = False  # not looked for yet
+
+
+def _ext():
+    """The call cache module beside the library, or None (not built, or COTILE_DECODE_EXT=0)."""
+    global _ext_module
+    if _ext_module is False:
+        _ext_module = None
+        found = glob.glob(os.path.join(os.path.dirname(_LIB_PATH), "_cotile_decode_ext.*.so"))
+        if found and os.environ.get("COTILE_DECODE_EXT", "1") != "0":
+            loader = importlib.machinery.ExtensionFileLoader("_cotile_decode_ext", found[0])
+            spec = importlib.util.spec_from_file_location("_cotile_decode_ext", found[0], loader=loader)
+            module = importlib.util.module_from_spec(spec)
+            loader.exec_module(module)
+            _ext_module = module
+    return _ext_module
+
+
 def _check(status, what):
     if status != 0:
         raise RuntimeError(f"{what}: {_library().cotile_decode_last_error().decode()}")
@@ -139,6 +162,16 @@ class DecodePlan:
         self._lib, self._plan_ref, self._device_index = _library(), ctypes.byref(self._plan), self.device.index
         self._run, self._ws_bytes = self._lib.cotile_decode_run, self._plan.workspace_bytes
         self._checked = {}  # run()'s checked launch arguments, by the key of their inputs
+        ext = _ext()
+        self._cache = None if ext is None else ext.new_cache(
+            self._plan, self.workspace, self._ws, self._ws_bytes, ctypes.cast(self._run, c_p).value,
+            ctypes.cast(self._lib.cotile_decode_last_error, c_p).value, self._lib.cotile_decode_abi_size(0),
+            self.device.index, batch, heads_q, head_dim, o_dtype == torch.bfloat16)
+        self._fast_run = None if ext is None else ext.run
+
+    def cache_stats(self):
+        """(hits, misses, entries) of the C++ call cache, or None when run() uses ctypes alone."""
+        return None if self._cache is None else _ext().stats(self._cache)
 
     def resident_clusters(self, size):
         """Clusters of `size` CTAs of this plan's kernel resident at once (diagnostics; 0: not possible)."""
@@ -152,7 +185,14 @@ class DecodePlan:
         The arguments are checked once per distinct set: a call whose tensors have the same data
         pointers, shapes, strides and dtypes and whose other arguments are equal to an earlier call's
         reuses that call's checked launch arguments (a decode step's usual case: the same buffers
-        every step), so that the host cost is the few attribute reads that make the key."""
+        every step), so that the host cost is the few attribute reads that make the key. With
+        _cotile_decode_ext, such a call is matched and launched in C++."""
+        if self._cache is not None:
+            hit = self._fast_run(self._cache, q, k_cache, v_cache, seqlen_kv, out, lse, return_lse, kv_layout,
+                                 page_table, cache_batch_idx, k_new, v_new, softmax_scale, softcap, window, k_scale,
+                                 v_scale)
+            if hit is not NotImplemented:
+                return hit
         key = (_sig(q), _sig(k_cache), _sig(v_cache), _sig(seqlen_kv), _sig(out), _sig(lse), return_lse, kv_layout,
                _sig(page_table), _sig(cache_batch_idx), _sig(k_new), _sig(v_new), softmax_scale, softcap, window,
                _sig(k_scale) if isinstance(k_scale, torch.Tensor) else k_scale,
@@ -172,6 +212,11 @@ class DecodePlan:
                     self._checked.pop(next(iter(self._checked)))
                 self._checked[key] = hit
         a, a_ref, o_shape, lse_shape = hit
+        if self._cache is not None:  # checked now or before: the next such call launches from C++
+            _ext().insert(self._cache, bytes(a), o_shape is not None, lse_shape is not None,
+                          bool(return_lse or lse is not None), q, k_cache, v_cache, seqlen_kv, out, lse, return_lse,
+                          kv_layout, page_table, cache_batch_idx, k_new, v_new, softmax_scale, softcap, window,
+                          k_scale, v_scale)
         if o_shape is not None:  # a fresh output each call; its pointer goes into the checked arguments
             out = torch.empty(o_shape, dtype=self.o_dtype, device=self.device)
             a.o = out.data_ptr()

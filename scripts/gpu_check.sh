@@ -8,7 +8,12 @@ out=${OUT:-gpu-logs}
 mkdir -p "$out"
 build=${COTILE_BUILD_DIR:-build-release}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release > /dev/null || exit 1
-cmake --build "$build" -j"$(nproc)" --target device_test arch_test decode_test cotile_attention 2>&1 | grep -iE "error|warning" 
+targets="device_test arch_test decode_test cotile_attention"
+if grep -q cotile_decode_ext "$build/CMakeFiles/TargetDirectories.txt" 2>/dev/null; then
+  targets+=" cotile_decode_ext"  # the Python module's call cache (where PyTorch is installed): required then
+  export COTILE_DECODE_EXT_REQUIRED=1
+fi
+cmake --build "$build" -j"$(nproc)" --target $targets 2>&1 | grep -iE "error|warning"
 status=0
 run() {  # name, command...
   local name=$1; shift

@@ -403,7 +403,7 @@ def host_cost(log):
     for layout, ps in (("HND", 0), ("paged16", 16)):
         case = M.Case("Llama-3-8B", ("Llama-3-8B",), 32, 8, 128, 1, 1024, "bf16", layout, ps)
         inp = make_inputs(case, 1)
-        _, calls = cotile_calls(case, inp)
+        plan, calls = cotile_calls(case, inp)
         for _ in range(20):
             calls[0]()
         per = []
@@ -415,7 +415,8 @@ def host_cost(log):
             per.append((time.perf_counter() - t0) / 50 * 1e6)
         torch.cuda.synchronize()
         out["contiguous" if ps == 0 else "paged"] = median(per)
-        log(f"host time of one DecodePlan.run ({layout}, B=1 N=1024): median {median(per):.2f} us, "
+        via = "ctypes" if plan.cache_stats() is None else "the C++ call cache"
+        log(f"host time of one DecodePlan.run ({layout}, B=1 N=1024, {via}): median {median(per):.2f} us, "
             f"best batch {min(per):.2f} us (30 batches of 50 calls)")
     return out
 
@@ -513,9 +514,10 @@ def parse_args(argv):
     ap.add_argument("--flex-budget", type=float, default=150.0, help="seconds of flex compilation at most")
     ap.add_argument("--no-oracle", action="store_true", help="skip the forced-split oracle")
     ap.add_argument("--reps", type=int, default=M.REPS_ISOLATED, help="calls timed under (a)")
+    ap.add_argument("--host-only", action="store_true", help="only the host time of one DecodePlan.run call")
     ap.add_argument("--deadline", type=float, default=530.0, help="seconds after which no new case starts")
     args = ap.parse_args(argv)
-    if not args.list and not args.out:
+    if not args.list and not args.out and not args.host_only:
         ap.error("--out DIR is required (or --list)")
     return args
 
@@ -540,6 +542,10 @@ def main(argv):
     if args.list:
         for c in cases:
             log(f"  {c.name():<56} {c.kv_bytes / M.MiB:>8.1f} MiB  {' '.join(M.kernels_for(c, not args.no_torch, args.flex))}")
+        return 0
+    if args.host_only:
+        gpu_imports()
+        host_cost(log)
         return 0
     os.makedirs(args.out, exist_ok=True)
     csv_path, txt_path, png_path = (os.path.join(args.out, f"sweep.{x}") for x in ("csv", "txt", "png"))

@@ -140,6 +140,35 @@ def raises(name, fn, word):
     check(f"bad {name} raises", False, "no exception")
 
 
+# The C++ call cache (python/decode_ext, built beside the library where PyTorch is): a call checked
+# before launches from C++ with the same result; any changed argument is checked again in Python.
+if plan.cache_stats() is None:
+    check("call cache built (python/decode_ext)", os.environ.get("COTILE_DECODE_EXT_REQUIRED") != "1",
+          "COTILE_DECODE_EXT_REQUIRED=1 but the module is absent")
+else:
+    plan_c = cotile_decode.DecodePlan(B, Hq, Hkv, D, N, torch.float16, torch.float16, torch.float16)
+    first, first_lse = plan_c.run(q, k, v, seqlen, return_lse=True)  # checked in Python
+    again, again_lse = plan_c.run(q, k, v, seqlen, return_lse=True)  # launched from C++
+    hits = plan_c.cache_stats()[0]
+    check("call cache: second call launched from C++", hits == 1, str(plan_c.cache_stats()))
+    check("call cache: same O and LSE", torch.equal(first, again) and torch.equal(first_lse, again_lse)
+          and again.data_ptr() != first.data_ptr())
+    given, given_lse = torch.empty_like(first), torch.empty(B, Hq, device=dev)
+    for _ in range(2):
+        got = plan_c.run(q, k, v, seqlen, out=given, lse=given_lse)
+    check("call cache: given out and lse returned as given", got[0] is given and got[1] is given_lse
+          and torch.equal(given, first) and torch.equal(given_lse, first_lse) and plan_c.cache_stats()[0] == 2,
+          str(plan_c.cache_stats()))
+    plan_c.run(q, k, v, seqlen)
+    check("call cache: O alone", torch.equal(plan_c.run(q, k, v, seqlen), first) and plan_c.cache_stats()[0] == 3)
+    raises("q reinterpreted after a cached call", lambda: plan_c.run(q.view(torch.bfloat16), k, v, seqlen), "q:")
+    raises("v narrowed after a cached call", lambda: plan_c.run(q, k, v[:, :, :2], seqlen), "v_cache")
+    from fractions import Fraction  # not a key type: checked in Python every call, same result
+    frac = [plan_c.run(q, k, v, seqlen, softmax_scale=Fraction(1, int(math.sqrt(D) * 8) + 1)) for _ in range(2)]
+    check("call cache: uncacheable argument", torch.equal(frac[0], frac[1]) and plan_c.cache_stats()[0] == 3,
+          str(plan_c.cache_stats()))
+
+
 raises("q dtype", lambda: plan.run(q.float(), k, v, seqlen), "q:")
 raises("q shape", lambda: plan.run(q[:, :8], k, v, seqlen), "q:")
 raises("q device", lambda: plan.run(q.cpu(), k, v, seqlen), "q:")
