@@ -10,7 +10,9 @@ cd "$(dirname "$0")/../.."
 build=${COTILE_BUILD_DIR:-build-release}
 start=$(date +%s)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release > /dev/null
-cmake --build "$build" -j"$(nproc)" --target cotile_attention > /dev/null
+targets=cotile_attention  # and the Python module's call cache where PyTorch is (python/decode_ext)
+grep -q cotile_decode_ext "$build/CMakeFiles/TargetDirectories.txt" 2>/dev/null && targets+=" cotile_decode_ext"
+cmake --build "$build" -j"$(nproc)" --target $targets > /dev/null
 built=$(( $(date +%s) - start ))
 echo "library built in ${built} s: $build/lib/libcotile_attention.so"
 args=("$@")
