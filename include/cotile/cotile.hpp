@@ -10,6 +10,7 @@
 #include "algebra/divide.hpp"
 #include "algebra/product.hpp"
 #include "algebra/cast.hpp"
+#include "algebra/like.hpp"
 #include "swizzle.hpp"
 #include "slice.hpp"
 #include "atom/copy_traits.hpp"

@@ -9,6 +9,7 @@
 #include "layout.hpp"
 #include "swizzle.hpp"
 #include "tensor.hpp"
+#include "tensor_algorithms.hpp"
 #include "tuple.hpp"
 #include "tuple_algorithms.hpp"
 #include "typed.hpp"

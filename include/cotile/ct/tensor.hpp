@@ -145,11 +145,20 @@ struct RegisterTensor {
   COTILE_HD COTILE_INLINE constexpr T& operator()(const Cs&... cs) {
     return storage.data[int64_t(layout_(cs...))];
   }
+  template <class... Cs>
+  COTILE_HD COTILE_INLINE constexpr const T& operator()(const Cs&... cs) const {
+    return storage.data[int64_t(layout_(cs...))];
+  }
   template <class I>
   COTILE_HD COTILE_INLINE constexpr T& operator[](const I& i) {
     return storage.data[int64_t(layout_(i))];
   }
+  template <class I>
+  COTILE_HD COTILE_INLINE constexpr const T& operator[](const I& i) const {
+    return storage.data[int64_t(layout_(i))];
+  }
   COTILE_HD constexpr T* data() { return storage.data; }
+  COTILE_HD constexpr const T* data() const { return storage.data; }
 };
 
 template <class Iter, class L>

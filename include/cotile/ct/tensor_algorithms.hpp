@@ -1,0 +1,162 @@
+// CuTe's tensor algorithms on typed tensors (global/shared memory, registers, coordinates):
+// element by element over the 1-D index i of the tensors' layouts (colexicographic coordinates),
+//   copy(src, dst)            dst(i) = src(i)
+//   copy_if(pred, src, dst)   dst(i) = src(i) where pred(i)
+//   fill(t, v), clear(t)      t(i) = v, t(i) = T{}
+//   axpby(a, x, b, y)         y(i) = a x(i) + b y(i)
+//   transform(t, f)           t(i) = f(t(i));  transform(src, dst, f): dst(i) = f(src(i))
+// The tensors' sizes must be equal: a compile error when both are static, else an error at run
+// time (cotile::Error on the host, a trap on the device), never a partial result.
+// make_tensor_like<T>(t) / make_fragment_like<T>(t): registers laid out by make_layout_like /
+// make_fragment_like of t's layout (algebra/like.hpp), for static layouts.
+#pragma once
+
+#include <type_traits>
+
+#include "../algebra/like.hpp"
+#include "tensor.hpp"
+
+namespace cotile::ct {
+
+// A tensor: anything with a layout() whose elements t(i) are indexed by the layout's 1-D index.
+template <class Tn>
+concept tensor_like = requires(const Tn& t) {
+  t.layout();
+}
+&&!is_layout_v<Tn>;
+
+namespace op {
+struct LayoutLike {
+  constexpr EL operator()(const EL& l) const { return ::cotile::make_layout_like(l); }
+};
+struct FragmentLike {
+  constexpr EL operator()(const EL& l) const { return ::cotile::make_fragment_like(l); }
+};
+}  // namespace op
+
+// make_layout_like(L), make_fragment_like(L): the engine's (algebra/like.hpp), typed.
+template <class L>
+requires is_layout_v<L> COTILE_HD COTILE_INLINE constexpr auto make_layout_like(const L& l) {
+  return lift<op::LayoutLike, Kind::kLayout>(l);
+}
+template <class L>
+requires is_layout_v<L> COTILE_HD COTILE_INLINE constexpr auto make_fragment_like(const L& l) {
+  return lift<op::FragmentLike, Kind::kLayout>(l);
+}
+
+namespace detail {
+template <class T>
+struct tensor_value {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T&>()(int64_t(0)))>>;
+};
+template <class T, class Tn>
+using value_or = std::conditional_t<std::is_void_v<T>, typename tensor_value<const Tn>::type, T>;
+}  // namespace detail
+
+// Registers laid out like a layout, or like a tensor (value type T, by default the tensor's).
+template <class T, class L>
+requires is_layout_v<L> COTILE_HD COTILE_INLINE constexpr auto make_tensor_like(const L& l) {
+  return make_tensor<T>(make_layout_like(l));
+}
+template <class T = void, tensor_like Tn>
+COTILE_HD COTILE_INLINE constexpr auto make_tensor_like(const Tn& t) {
+  return make_tensor<detail::value_or<T, Tn>>(make_layout_like(t.layout()));
+}
+template <class T, class L>
+requires is_layout_v<L> COTILE_HD COTILE_INLINE constexpr auto make_fragment_like(const L& l) {
+  return make_tensor<T>(make_fragment_like(l));
+}
+template <class T = void, tensor_like Tn>
+COTILE_HD COTILE_INLINE constexpr auto make_fragment_like(const Tn& t) {
+  return make_tensor<detail::value_or<T, Tn>>(make_fragment_like(t.layout()));
+}
+
+namespace detail {
+// f(i) for i in [0, n): unrolled when n is static (registers stay registers).
+template <class N, class F>
+COTILE_HD COTILE_INLINE constexpr void for_index(const N& n, F&& f) {
+  if constexpr (is_static_int<std::remove_cv_t<N>>::value) {
+    COTILE_UNROLL
+    for (int64_t i = 0; i < N::value; ++i) f(i);
+  } else {
+    for (int64_t i = 0; i < int64_t(n); ++i) f(i);
+  }
+}
+
+// The common size of tensors a and b for algorithm `what`: checked equal.
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto common_size(const A& a, const B& b, const char* what) {
+  const auto na = size(a.layout());
+  const auto nb = size(b.layout());
+  if constexpr (is_static_int<std::remove_cv_t<decltype(na)>>::value &&
+                is_static_int<std::remove_cv_t<decltype(nb)>>::value) {
+    static_assert(decltype(na)::value == decltype(nb)::value,
+                  "copy/copy_if/axpby/transform: the tensors differ in size (both sizes are static)");
+    (void)what;
+    return na;
+  } else {
+    if (int64_t(na) != int64_t(nb))
+      ::cotile::fail(what, "the tensors differ in size", "partition or slice them to the same number of elements",
+                     ::cotile::arg("first", long(int64_t(na))), ::cotile::arg("second", long(int64_t(nb))));
+    return int64_t(na);
+  }
+}
+}  // namespace detail
+
+template <tensor_like Src, class Dst>
+COTILE_HD COTILE_INLINE constexpr void copy(const Src& src, Dst&& dst) {
+  const auto n = detail::common_size(src, dst, "copy");
+  detail::for_index(n, [&](int64_t i) { dst(i) = src(i); });
+}
+
+template <class Pred, tensor_like Src, class Dst>
+COTILE_HD COTILE_INLINE constexpr void copy_if(const Pred& pred, const Src& src, Dst&& dst) {
+  const auto n = detail::common_size(src, dst, "copy_if");
+  if constexpr (requires { pred.layout(); }) (void)detail::common_size(pred, src, "copy_if");
+  detail::for_index(n, [&](int64_t i) {
+    if (pred(i)) dst(i) = src(i);
+  });
+}
+
+template <class Tn, class V>
+requires tensor_like<std::remove_reference_t<Tn>> COTILE_HD COTILE_INLINE constexpr void fill(Tn&& t, const V& v) {
+  const auto n = size(t.layout());
+  detail::for_index(n, [&](int64_t i) { t(i) = v; });
+}
+
+template <class Tn>
+requires tensor_like<std::remove_reference_t<Tn>> COTILE_HD COTILE_INLINE constexpr void clear(Tn&& t) {
+  using V = typename detail::tensor_value<std::remove_reference_t<Tn>>::type;
+  fill(t, V{});
+}
+
+template <class A, tensor_like X, class B, class Y>
+COTILE_HD COTILE_INLINE constexpr void axpby(const A& a, const X& x, const B& b, Y&& y) {
+  const auto n = detail::common_size(x, y, "axpby");
+  detail::for_index(n, [&](int64_t i) { y(i) = a * x(i) + b * y(i); });
+}
+
+// transform: only tensors (ct::transform of tuples, tuple_algorithms.hpp, takes the rest); a
+// const tensor over memory is written through (a view), a const register tensor is not.
+template <tensor_like Tn, class F>
+COTILE_HD COTILE_INLINE constexpr void transform(Tn& t, F&& f) {
+  const auto n = size(t.layout());
+  detail::for_index(n, [&](int64_t i) { t(i) = f(t(i)); });
+}
+template <tensor_like Tn, class F>
+COTILE_HD COTILE_INLINE constexpr void transform(const Tn& t, F&& f) {
+  const auto n = size(t.layout());
+  detail::for_index(n, [&](int64_t i) { t(i) = f(t(i)); });
+}
+template <tensor_like Src, tensor_like Dst, class F>
+COTILE_HD COTILE_INLINE constexpr void transform(const Src& src, Dst& dst, F&& f) {
+  const auto n = detail::common_size(src, dst, "transform");
+  detail::for_index(n, [&](int64_t i) { dst(i) = f(src(i)); });
+}
+template <tensor_like Src, tensor_like Dst, class F>
+COTILE_HD COTILE_INLINE constexpr void transform(const Src& src, const Dst& dst, F&& f) {
+  const auto n = detail::common_size(src, dst, "transform");
+  detail::for_index(n, [&](int64_t i) { dst(i) = f(src(i)); });
+}
+
+}  // namespace cotile::ct
