@@ -203,6 +203,15 @@ TEST(TensorAlgorithms, PredicatedCopyFillClearAxpbyTransform) {
   EXPECT_EQ(ct::to_string(f.layout()), "(_8,_4):(_1,_8)");
 }
 
+TEST(TensorAlgorithms, KernelHelpers) {
+  float x[4] = {};
+  const auto g = ct::make_gmem_ptr(x + 1);
+  static_assert(std::is_same_v<decltype(ct::raw_pointer_cast(g)), float*>);
+  EXPECT_EQ(ct::raw_pointer_cast(g), x + 1);
+  EXPECT_EQ(ct::raw_pointer_cast(x + 2), x + 2);
+  EXPECT_TRUE(ct::thread0());  // the host is thread 0
+}
+
 TEST(TensorAlgorithms, TupleTransformStillTuples) {
   // ct::transform of a tuple is the tuple algorithm, not the tensor one.
   const auto t = ct::transform(ct::make_tuple(1, 2, 3), [](int v) { return v * 10; });

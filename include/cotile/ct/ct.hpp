@@ -6,6 +6,7 @@
 #include "array.hpp"
 #include "int_tuple.hpp"
 #include "integer_ops.hpp"
+#include "kernel_helpers.hpp"
 #include "layout.hpp"
 #include "swizzle.hpp"
 #include "tensor.hpp"
