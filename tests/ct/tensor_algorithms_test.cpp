@@ -203,6 +203,42 @@ TEST(TensorAlgorithms, PredicatedCopyFillClearAxpbyTransform) {
   EXPECT_EQ(ct::to_string(f.layout()), "(_8,_4):(_1,_8)");
 }
 
+TEST(TensorAlgorithms, GemmOnRegisters) {
+  // (M,K) x (N,K) => (M,N), against the triple loop; A column-major, B row-major (K-major).
+  auto a = ct::make_tensor<float>(ct::make_layout(ct::make_shape(_4{}, _3{})));
+  auto b = ct::make_tensor<float>(ct::make_layout(ct::make_shape(_2{}, _3{}), ct::make_stride(_3{}, _1{})));
+  auto c = ct::make_tensor<float>(ct::make_layout(ct::make_shape(_4{}, _2{})));
+  for (int i = 0; i < 12; ++i) a(i) = float(i + 1);
+  for (int i = 0; i < 6; ++i) b(i) = float(2 * i - 3);
+  ct::fill(c, 0.5f);
+  ct::gemm(a, b, c);
+  for (int m = 0; m < 4; ++m)
+    for (int n = 0; n < 2; ++n) {
+      float want = 0.5f;
+      for (int k = 0; k < 3; ++k) want += a(m, k) * b(n, k);
+      EXPECT_EQ(c(m, n), want) << m << "," << n;
+    }
+  // (M) x (N) => (M,N) and (V) x (V) => (V).
+  auto x = ct::make_tensor<int>(ct::make_layout(_4{}));
+  auto y = ct::make_tensor<int>(ct::make_layout(_2{}));
+  auto o = ct::make_tensor<int>(ct::make_layout(ct::make_shape(_4{}, _2{})));
+  for (int i = 0; i < 4; ++i) x(i) = i + 1;
+  y(0) = 10, y(1) = 100;
+  ct::clear(o);
+  ct::gemm(x, y, o);
+  EXPECT_EQ(o(3, 1), 400);
+  EXPECT_EQ(o(2, 0), 30);
+  auto v = ct::make_tensor<int>(ct::make_layout(_4{}));
+  ct::fill(v, 1);
+  ct::gemm(x, x, v);
+  EXPECT_EQ(v(3), 17);
+  // Dynamic extents are checked at run time.
+  std::vector<float> mem(12);
+  const auto ad = ct::make_tensor(ct::make_gmem_ptr(mem.data()), ct::make_layout(ct::make_shape(4, 3)));
+  const auto bd = ct::make_tensor(ct::make_gmem_ptr(mem.data()), ct::make_layout(ct::make_shape(2, 2)));
+  EXPECT_THROW(ct::gemm(ad, bd, c), cotile::Error);
+}
+
 TEST(TensorAlgorithms, KernelHelpers) {
   float x[4] = {};
   const auto g = ct::make_gmem_ptr(x + 1);

@@ -5,6 +5,9 @@
 //   fill(t, v), clear(t)      t(i) = v, t(i) = T{}
 //   axpby(a, x, b, y)         y(i) = a x(i) + b y(i)
 //   transform(t, f)           t(i) = f(t(i));  transform(src, dst, f): dst(i) = f(src(i))
+//   gemm(a, b, c)             by the tensors' ranks: (V) x (V) => (V)       c(v) += a(v) b(v)
+//                                                     (M) x (N) => (M,N)     c(m,n) += a(m) b(n)
+//                                                     (M,K) x (N,K) => (M,N) c(m,n) += sum_k a(m,k) b(n,k)
 // The tensors' sizes must be equal: a compile error when both are static, else an error at run
 // time (cotile::Error on the host, a trap on the device), never a partial result.
 // make_tensor_like<T>(t) / make_fragment_like<T>(t): registers laid out by make_layout_like /
@@ -134,6 +137,50 @@ template <class A, tensor_like X, class B, class Y>
 COTILE_HD COTILE_INLINE constexpr void axpby(const A& a, const X& x, const B& b, Y&& y) {
   const auto n = detail::common_size(x, y, "axpby");
   detail::for_index(n, [&](int64_t i) { y(i) = a * x(i) + b * y(i); });
+}
+
+namespace detail {
+template <class Tn>
+inline constexpr int rank_of = int(decltype(rank(std::declval<const Tn&>().layout()))::value);
+// Mode I of a and mode J of b have the same extent (static: at compile time).
+template <int I, int J, class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto common_extent(const A& a, const B& b) {
+  const auto na = size(get<I>(shape(a.layout())));
+  const auto nb = size(get<J>(shape(b.layout())));
+  if constexpr (is_static_int<std::remove_cv_t<decltype(na)>>::value &&
+                is_static_int<std::remove_cv_t<decltype(nb)>>::value) {
+    static_assert(decltype(na)::value == decltype(nb)::value, "gemm: the operands' M, N or K extents differ");
+    return na;
+  } else {
+    if (int64_t(na) != int64_t(nb))
+      ::cotile::fail("gemm", "the operands' M, N or K extents differ", "partition A, B and C by the same MMA",
+                     ::cotile::arg("extent", long(int64_t(na))), ::cotile::arg("other", long(int64_t(nb))));
+    return int64_t(na);
+  }
+}
+}  // namespace detail
+
+template <tensor_like A, tensor_like B, class C>
+COTILE_HD COTILE_INLINE constexpr void gemm(const A& a, const B& b, C&& c) {
+  constexpr int ra = detail::rank_of<A>, rb = detail::rank_of<B>, rc = detail::rank_of<std::remove_cvref_t<C>>;
+  if constexpr (ra == 1 && rb == 1 && rc == 1) {
+    const auto n = detail::common_size(a, c, "gemm");
+    (void)detail::common_size(b, c, "gemm");
+    detail::for_index(n, [&](int64_t v) { c(v) += a(v) * b(v); });
+  } else if constexpr (ra == 1 && rb == 1 && rc == 2) {
+    const auto m = detail::common_extent<0, 0>(a, c);
+    const auto n = detail::common_extent<0, 1>(b, c);
+    detail::for_index(n, [&](int64_t j) { detail::for_index(m, [&](int64_t i) { c(i, j) += a(i) * b(j); }); });
+  } else if constexpr (ra == 2 && rb == 2 && rc == 2) {
+    const auto m = detail::common_extent<0, 0>(a, c);
+    const auto n = detail::common_extent<0, 1>(b, c);
+    const auto k = detail::common_extent<1, 1>(a, b);
+    detail::for_index(k, [&](int64_t p) {
+      detail::for_index(n, [&](int64_t j) { detail::for_index(m, [&](int64_t i) { c(i, j) += a(i, p) * b(j, p); }); });
+    });
+  } else {
+    static_assert(ra == 0, "gemm(a, b, c): ranks (V)x(V)=>(V), (M)x(N)=>(M,N) or (M,K)x(N,K)=>(M,N)");
+  }
 }
 
 // transform: only tensors (ct::transform of tuples, tuple_algorithms.hpp, takes the rest); a
