@@ -13,6 +13,9 @@ the same bytes. This times each kernel after each of these, CUDA events around t
              operands with one tile a sequence: its code back in L2 and the SMs' caches, its data
              cold (but the first tile of each sequence's first split, a few KiB)
   big+both   both of the last two
+  big+smem   the 512 MiB reduction, then an empty kernel of 2 CTAs an SM with the call's dynamic
+             shared memory (cotile's plan.smem_bytes; 100 KiB for the others): the SMs' shared
+             memory carve-out set as the call needs it, its code and data cold (needs CuPy)
 
     COTILE_ATTENTION_LIB=build-release/lib/libcotile_attention.so python3 bench/decode/isolated.py \
         [--csv FILE] [--modes big,big+code] [--kernels cotile,cudnn]
@@ -30,9 +33,33 @@ import cotile_decode  # noqa: E402
 # (B, Hq, Hkv, N, D, kv): a long split sequence, a cluster-merged batch, a several-wave grid, a
 # small cache, fp8
 CASES = [(1, 24, 2, 65536, 128, "bf16"), (16, 32, 8, 2048, 128, "bf16"), (128, 32, 8, 1024, 128, "bf16"),
-         (1, 28, 4, 1024, 128, "bf16"), (1, 32, 8, 65536, 128, "fp8-e4m3"), (8, 16, 8, 1024, 256, "bf16")]
-MODES = ["idle", "small", "big", "big+wait", "big+data", "big+code", "big+both"]
+         (1, 28, 4, 1024, 128, "bf16"), (1, 56, 8, 1024, 128, "bf16"), (1, 32, 8, 65536, 128, "fp8-e4m3"),
+         (8, 16, 8, 1024, 256, "bf16")]
+MODES = ["idle", "small", "big", "big+wait", "big+data", "big+code", "big+both", "big+smem"]
 REPS = 15
+
+
+def smem_launcher():
+    """launch(smem_bytes, ctas): an empty kernel on the current stream that allocates smem_bytes of
+    dynamic shared memory a CTA (CuPy's runtime compiler), or None without CuPy."""
+    try:
+        import cupy
+    except ImportError:
+        return None
+    src = r'''extern "C" __global__ void touch(int* flag) {
+      extern __shared__ int s[];
+      s[threadIdx.x] = threadIdx.x;
+      __syncthreads();
+      if (s[(threadIdx.x + 1) % blockDim.x] < 0) flag[0] = 1;
+    }'''
+    kernel = cupy.RawKernel(src, "touch")
+    flag = cupy.zeros(1, dtype=cupy.int32)
+
+    def launch(smem, ctas):
+        kernel.max_dynamic_shared_size_bytes = smem
+        with cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream):  # (deprecated name, still works)
+            kernel((ctas,), (128,), (flag,), shared_mem=smem)
+    return launch
 
 
 def main():
@@ -42,6 +69,8 @@ def main():
     csv = option("--csv", None)
     modes = option("--modes", ",".join(MODES)).split(",")
     only = option("--kernels", "cotile,read,cudnn").split(",")
+    smem_kernel = smem_launcher()
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
     big = torch.zeros(512 << 20, dtype=torch.uint8, device=dev).view(torch.int32)
     small = torch.zeros(4 << 20, dtype=torch.uint8, device=dev).view(torch.int32)
     print(f"{'case':32s} {'kernel':7s} " + " ".join(f"{m:>9s}" for m in modes) + "   (median us of 15 calls)")
@@ -108,6 +137,8 @@ def main():
                         torch.cuda._sleep(40000)  # ~20 us at 1.98 GHz
                     if mode in ("big+data", "big+both"):
                         warm_data()
+                    if mode == "big+smem" and smem_kernel:
+                        smem_kernel(plan.smem_bytes if name == "cotile" else 100 << 10, 2 * sms)
                     if mode in ("big+code", "big+both"):
                         warm_code() if name == "cotile" else call()  # the others: their code and data warm
                     s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
