@@ -8,7 +8,7 @@ out=${OUT:-gpu-logs}
 mkdir -p "$out"
 build=${COTILE_BUILD_DIR:-build-release}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release > /dev/null || exit 1
-targets="device_test arch_test decode_test cotile_attention"
+targets="device_test device_gemm_test arch_test decode_test cotile_attention"
 if grep -q cotile_decode_ext "$build/CMakeFiles/TargetDirectories.txt" 2>/dev/null; then
   targets+=" cotile_decode_ext"  # the Python module's call cache (where PyTorch is installed): required then
   export COTILE_DECODE_EXT_REQUIRED=1
@@ -20,6 +20,7 @@ run() {  # name, command...
   if "$@" > "$out/$name.log" 2>&1; then echo "PASS $name: $(tail -1 "$out/$name.log")"; else echo "FAIL $name (log: $out/$name.log)"; tail -5 "$out/$name.log"; status=1; fi
 }
 run device_test "$build/tests/device_test"
+run device_gemm_test "$build/tests/device_gemm_test"
 run arch_test "$build/tests/arch_test"
 run decode_test "$build/tests/decode_test"
 run decode_python_test python3 tests/attention/python_test.py "$PWD/$build/lib/libcotile_attention.so"
