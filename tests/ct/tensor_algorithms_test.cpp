@@ -239,6 +239,49 @@ TEST(TensorAlgorithms, GemmOnRegisters) {
   EXPECT_THROW(ct::gemm(ad, bd, c), cotile::Error);
 }
 
+// A tiled MMA of UniversalFMA atoms on a 16x16 thread layout: partitions as CuTe prints them
+// (7107b0553, host), and the GEMM it computes, thread by thread, against the triple loop.
+TEST(TensorAlgorithms, UniversalFmaTiledGemm) {
+  const auto mma =
+      ct::make_tiled_mma(ct::UniversalFMA<float>{}, ct::make_layout(ct::make_shape(ct::_16{}, ct::_16{}, _1{})));
+  EXPECT_EQ(ct::to_string(ct::thr_layout_vmnk(mma)), "(_1,_16,_16,_1):(_0,_1,_16,_0)");
+  std::vector<float> a(128 * 8), b(128 * 8), c(128 * 128, 0.0f);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = float(int(i * 7 % 19) - 9);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = float(int(i * 3 % 17) - 8) * 0.25f;
+  const auto A = ct::make_tensor(ct::make_gmem_ptr(a.data()), ct::make_layout(ct::make_shape(ct::_128{}, _8{})));
+  const auto B = ct::make_tensor(ct::make_gmem_ptr(b.data()),
+                                 ct::make_layout(ct::make_shape(ct::_128{}, _8{}), ct::make_stride(_8{}, _1{})));
+  const auto C = ct::make_tensor(ct::make_gmem_ptr(c.data()), ct::make_layout(ct::make_shape(ct::_128{}, ct::_128{})));
+  const struct {
+    int thread;
+    int64_t c, a, b;
+  } cute[] = {{0, 0, 0, 0}, {1, 1, 1, 0}, {17, 129, 1, 8}, {255, 1935, 15, 120}};
+  for (const auto& e : cute) {
+    const auto tC = ct::partition_C(mma, C, e.thread);
+    EXPECT_EQ(ct::to_string(tC.layout()), "(_1,_8,_8):(_0,_16,_2048)");
+    EXPECT_EQ(ct::to_string(ct::partition_A(mma, A, e.thread).layout()), "(_1,_8,_8):(_0,_16,_128)");
+    EXPECT_EQ(ct::to_string(ct::partition_B(mma, B, e.thread).layout()), "(_1,_8,_8):(_0,_128,_1)");
+    EXPECT_EQ(tC.data().get() - c.data(), e.c);
+    EXPECT_EQ(ct::partition_A(mma, A, e.thread).data().get() - a.data(), e.a);
+    EXPECT_EQ(ct::partition_B(mma, B, e.thread).data().get() - b.data(), e.b);
+  }
+  for (int t = 0; t < 256; ++t) {
+    const auto tC = ct::partition_C(mma, C, t);
+    auto acc = ct::make_fragment_like(tC);
+    ct::clear(acc);
+    ct::gemm(mma, ct::partition_A(mma, A, t), ct::partition_B(mma, B, t), acc);
+    ct::copy(acc, tC);
+  }
+  int wrong = 0;
+  for (int m = 0; m < 128; ++m)
+    for (int n = 0; n < 128; ++n) {
+      float want = 0;
+      for (int k = 0; k < 8; ++k) want += a[size_t(m + 128 * k)] * b[size_t(n * 8 + k)];
+      wrong += c[size_t(m + 128 * n)] != want;
+    }
+  EXPECT_EQ(wrong, 0);
+}
+
 TEST(TensorAlgorithms, KernelHelpers) {
   float x[4] = {};
   const auto g = ct::make_gmem_ptr(x + 1);

@@ -46,7 +46,9 @@ MmaTraits parse_mma(const std::string& s, const std::string& op) {
       "SM80_16x8x16_F32F16F16F32_TN SM80_16x8x16_F32BF16BF16F32_TN SM89_16x8x32_F32E4M3E4M3F32_TN "
       "SM89_16x8x32_F32E5M2E5M2F32_TN SM90_64xNx16_F32F16F16_SS<K|MN,K|MN> SM90_64xNx16_F32BF16BF16_SS<K|MN,K|MN> "
       "SM90_64xNx32_F32E4M3E4M3_SS_TN SM90_64xNx32_F32E5M2E5M2_SS_TN "
-      "SM100_MMA_F16BF16_SS<A,B,float,M,N,K|MN,K|MN> SM100_MMA_F8F6F4_SS<A,B,float,M,N,K|MN,K|MN>";
+      "SM100_MMA_F16BF16_SS<A,B,float,M,N,K|MN,K|MN> SM100_MMA_F8F6F4_SS<A,B,float,M,N,K|MN,K|MN> UniversalFMA";
+  if (s == "UniversalFMA" || s.rfind("UniversalFMA<", 0) == 0)  // one thread's c += a * b, any types
+    return mma_traits(MmaFamily::kUniversalFma, Elem::kFloat, Elem::kFloat, 1, 1);
   if (s == "SM80_16x8x16_F32F16F16F32_TN") return mma_traits(MmaFamily::kSm80_16x8x16, Elem::kHalf, Elem::kHalf, 16, 8);
   if (s == "SM80_16x8x16_F32BF16BF16F32_TN")
     return mma_traits(MmaFamily::kSm80_16x8x16, Elem::kBFloat16, Elem::kBFloat16, 16, 8);

@@ -13,6 +13,7 @@ enum class MmaFamily : uint8_t {
   kSm89_16x8x32,   // mma.sync.m16n8k32 e4m3/e5m2 -> f32
   kSm90_Gmma_SS,   // wgmma 64xNxK, both operands in shared memory
   kSm100_Umma_SS,  // tcgen05.mma MxNxK, 1 SM, both operands in shared memory (layout data only)
+  kUniversalFma,   // one thread's c += a * b (CuTe's UniversalFMA): 1x1x1, any arithmetic types
 };
 
 struct MmaTraits {
@@ -41,6 +42,14 @@ COTILE_HD constexpr MmaTraits mma_traits(MmaFamily f, Elem a, Elem b, int m, int
   using namespace detail;
   MmaTraits t{f, a, b, m, n, 0, a_k_major, b_k_major, IntTuple{}, Layout{}, Layout{}, Layout{}, Layout{}};
   const bool fp8 = bits(a) == 8;
+  if (f == MmaFamily::kUniversalFma) {  // (_1,_1):(_0,_0) for A, B and C; one thread (_1:_0)
+    const Layout one{T2(1, 1), make_tuple(I(S(0)), I(S(0)))};
+    t.m = t.n = t.k = 1;
+    t.thr_id = Layout{I(S(1)), I(S(0))};
+    t.a = t.b = t.c = one;
+    t.shape_mnk = T3(1, 1, 1);
+    return t;
+  }
   if (bits(a) != bits(b) || (bits(a) != 8 && bits(a) != 16))
     fail("MMA_Atom", "A and B must be both 16-bit (half_t/bfloat16_t) or both 8-bit (e4m3/e5m2)", nullptr,
          arg("A", name(a)), arg("B", name(b)));
@@ -80,6 +89,7 @@ COTILE_HD constexpr MmaTraits mma_traits(MmaFamily f, Elem a, Elem b, int m, int
       t.b = smem_operand(1, n, t.k);
       t.c = Layout{make_tuple(I(S(1)), T2(m, n)), make_tuple(I(S(0)), T2(1, m))};
       break;
+    case MmaFamily::kUniversalFma: break;  // returned above
   }
   t.shape_mnk = T3(t.m, t.n, t.k);
   return t;

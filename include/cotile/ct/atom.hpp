@@ -231,6 +231,27 @@ COTILE_HD constexpr auto make_tiled_mma() {
   return make_tiled_mma<F, A, B, M, N, AK, BK>(make_layout(make_shape(_1{}, _1{}, _1{})));
 }
 
+// CuTe's spellings of the scalar atom: make_tiled_mma(UniversalFMA<D, A, B, C>{}, atom_layout) and
+// MMA_Atom<UniversalFMA<...>>: one thread's c += a * b (MmaFamily::kUniversalFma; the types are
+// the fragments' own).
+template <class D, class A = D, class B = A, class C = D>
+struct UniversalFMA {
+  using DType = D;
+  using AType = A;
+  using BType = B;
+  using CType = C;
+};
+template <class Op>
+struct MMA_Atom : Op {};
+template <class D, class A, class B, class C, class AtomLayout>
+COTILE_HD constexpr auto make_tiled_mma(const UniversalFMA<D, A, B, C>&, const AtomLayout& atom_layout) {
+  return make_tiled_mma<MmaFamily::kUniversalFma, Elem::kFloat, Elem::kFloat, 1, 1>(atom_layout);
+}
+template <class D, class A, class B, class C>
+COTILE_HD constexpr auto make_tiled_mma(const UniversalFMA<D, A, B, C>& op) {
+  return make_tiled_mma(op, make_layout(make_shape(_1{}, _1{}, _1{})));
+}
+
 namespace op {
 template <class Gen>
 struct TileMNK {  // (tile_size_mnk<0>, <1>, <2>)

@@ -5,6 +5,8 @@
 //   fill(t, v), clear(t)      t(i) = v, t(i) = T{}
 //   axpby(a, x, b, y)         y(i) = a x(i) + b y(i)
 //   transform(t, f)           t(i) = f(t(i));  transform(src, dst, f): dst(i) = f(src(i))
+//   gemm(mma, a, b, c)        a thread's partitions (V,M,K) x (V,N,K) => (V,M,N) by a tiled MMA
+//                             of UniversalFMA atoms (V = 1): c(0,m,n) += sum_k a(0,m,k) b(0,n,k)
 //   gemm(a, b, c)             by the tensors' ranks: (V) x (V) => (V)       c(v) += a(v) b(v)
 //                                                     (M) x (N) => (M,N)     c(m,n) += a(m) b(n)
 //                                                     (M,K) x (N,K) => (M,N) c(m,n) += sum_k a(m,k) b(n,k)
@@ -17,6 +19,7 @@
 #include <type_traits>
 
 #include "../algebra/like.hpp"
+#include "atom.hpp"
 #include "tensor.hpp"
 
 namespace cotile::ct {
@@ -181,6 +184,23 @@ COTILE_HD COTILE_INLINE constexpr void gemm(const A& a, const B& b, C&& c) {
   } else {
     static_assert(ra == 0, "gemm(a, b, c): ranks (V)x(V)=>(V), (M)x(N)=>(M,N) or (M,K)x(N,K)=>(M,N)");
   }
+}
+
+template <class Gen, tensor_like A, tensor_like B, class C>
+COTILE_HD COTILE_INLINE constexpr void gemm(const TiledMMA<Gen>&, const A& a, const B& b, C&& c) {
+  static_assert(TiledMMA<Gen>::value.atom.family == MmaFamily::kUniversalFma,
+                "gemm(tiled_mma, a, b, c): here for UniversalFMA atoms; tensor-core atoms (mma.sync, wgmma) are "
+                "issued through cotile/arch (mma_sm80.hpp, wgmma.hpp)");
+  static_assert(detail::rank_of<A> == 3 && detail::rank_of<B> == 3 && detail::rank_of<std::remove_cvref_t<C>> == 3,
+                "gemm(tiled_mma, a, b, c): a thread's partitions (V,M,K), (V,N,K) and (V,M,N)");
+  const auto m = detail::common_extent<1, 1>(a, c);
+  const auto n = detail::common_extent<1, 2>(b, c);
+  const auto k = detail::common_extent<2, 2>(a, b);
+  detail::for_index(k, [&](int64_t p) {
+    detail::for_index(n, [&](int64_t j) {
+      detail::for_index(m, [&](int64_t i) { c(_0{}, i, j) += a(_0{}, i, p) * b(_0{}, j, p); });
+    });
+  });
 }
 
 // transform: only tensors (ct::transform of tuples, tuple_algorithms.hpp, takes the rest); a
