@@ -1,9 +1,10 @@
 // A small GEMM written CuTe-style with the typed layer, on the device: C = alpha A B^T + beta C
 // for A (32x8), B (32x8), C (32x32) in global memory. A and B reach shared memory through a tiled
-// copy (partition_S/D, copy); each of 128 threads takes its 2x4 part of C (local_partition), its
-// rows of A and B into registers (make_fragment_like, copy), accumulates (clear, gemm) and writes
-// alpha acc + beta C (axpby). Checked against a double-precision loop on the host. Exit 77 without
-// a GPU.
+// copy (partition_S/D, copy); each of 128 threads takes its 2x4 part of C, its rows of A and B into
+// registers (make_fragment_like, copy), accumulates (clear, gemm) and writes alpha acc + beta C
+// (axpby). Two ways of dividing C: local_partition (threads as a (16,8) grid), and a tiled MMA of
+// UniversalFMA atoms over the same grid (partition_A/B/C, gemm(mma, ...)). Checked against a
+// double-precision loop on the host. Exit 77 without a GPU.
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -17,7 +18,7 @@ namespace {
 
 constexpr int kM = 32, kN = 32, kK = 8, kThreads = 128;
 
-__global__ void small_gemm(const float* A, const float* B, float* C, float alpha, float beta) {
+__global__ void small_gemm(const float* A, const float* B, float* C, float alpha, float beta, bool by_mma) {
   __shared__ float smem_a[kM * kK];
   __shared__ float smem_b[kN * kK];
   const int tid = int(threadIdx.x);
@@ -35,6 +36,19 @@ __global__ void small_gemm(const float* A, const float* B, float* C, float alpha
   copy(thr.partition_S(gB), thr.partition_D(sB));
   __syncthreads();
 
+  if (by_mma) {  // the tiled MMA's partitions: (V=1, M, K), (V, N, K), (V, M, N)
+    const auto mma = make_tiled_mma(UniversalFMA<float>{}, make_layout(make_shape(_16{}, _8{}, _1{})));
+    const auto tCgC = partition_C(mma, gC, tid);
+    auto rA = make_fragment_like(partition_A(mma, sA, tid));
+    auto rB = make_fragment_like(partition_B(mma, sB, tid));
+    auto acc = make_fragment_like(tCgC);
+    copy(partition_A(mma, sA, tid), rA);
+    copy(partition_B(mma, sB, tid), rB);
+    clear(acc);
+    gemm(mma, rA, rB, acc);
+    axpby(alpha, acc, beta, tCgC);
+    return;
+  }
   // Threads as a (16,8) grid over C: thread (i, j) owns rows i + 16 r, columns j + 8 c.
   const auto tCsA = local_partition(sA, make_layout(make_shape(_16{}, _1{})), tid % 16);  // (2,8)
   const auto tCsB = local_partition(sB, make_layout(make_shape(_8{}, _1{})), tid / 16);   // (4,8)
@@ -64,25 +78,30 @@ int main() {
   cudaMalloc(&dc, c.size() * 4);
   cudaMemcpy(da, a.data(), a.size() * 4, cudaMemcpyHostToDevice);
   cudaMemcpy(db, b.data(), b.size() * 4, cudaMemcpyHostToDevice);
-  cudaMemcpy(dc, c.data(), c.size() * 4, cudaMemcpyHostToDevice);
-  small_gemm<<<1, kThreads>>>(da, db, dc, alpha, beta);
-  std::vector<float> got(c.size());
-  const cudaError_t err = cudaMemcpy(got.data(), dc, got.size() * 4, cudaMemcpyDeviceToHost);
-  if (err != cudaSuccess) {
-    std::printf("FAILED: %s\n", cudaGetErrorString(err));
-    return 1;
-  }
   int bad = 0;
-  for (int m = 0; m < kM; ++m)
-    for (int n = 0; n < kN; ++n) {
-      double want = 0;
-      for (int k = 0; k < kK; ++k) want += double(a[size_t(m + kM * k)]) * double(b[size_t(n + kN * k)]);
-      want = alpha * want + beta * c[size_t(m + kM * n)];
-      const float g = got[size_t(m + kM * n)];
-      if (std::fabs(g - want) > 1e-4 * (1 + std::fabs(want))) {
-        if (++bad <= 5) std::printf("C(%d,%d) = %g, expected %g\n", m, n, double(g), want);
-      }
+  for (const bool by_mma : {false, true}) {
+    cudaMemcpy(dc, c.data(), c.size() * 4, cudaMemcpyHostToDevice);
+    small_gemm<<<1, kThreads>>>(da, db, dc, alpha, beta, by_mma);
+    std::vector<float> got(c.size());
+    const cudaError_t err = cudaMemcpy(got.data(), dc, got.size() * 4, cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess) {
+      std::printf("FAILED: %s\n", cudaGetErrorString(err));
+      return 1;
     }
-  std::printf("%s: %d of %d elements wrong\n", bad ? "FAILED" : "passed", bad, kM * kN);
+    int wrong = 0;
+    for (int m = 0; m < kM; ++m)
+      for (int n = 0; n < kN; ++n) {
+        double want = 0;
+        for (int k = 0; k < kK; ++k) want += double(a[size_t(m + kM * k)]) * double(b[size_t(n + kN * k)]);
+        want = alpha * want + beta * c[size_t(m + kM * n)];
+        const float g = got[size_t(m + kM * n)];
+        if (std::fabs(g - want) > 1e-4 * (1 + std::fabs(want)) && ++wrong <= 5)
+          std::printf("%s: C(%d,%d) = %g, expected %g\n", by_mma ? "tiled MMA" : "local_partition", m, n, double(g),
+                      want);
+      }
+    std::printf("%s: %d of %d elements wrong\n", by_mma ? "tiled MMA" : "local_partition", wrong, kM * kN);
+    bad += wrong;
+  }
+  std::printf("%s\n", bad ? "FAILED" : "passed");
   return bad ? 1 : 0;
 }
