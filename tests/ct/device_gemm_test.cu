@@ -1,10 +1,11 @@
 // A small GEMM written CuTe-style with the typed layer, on the device: C = alpha A B^T + beta C
 // for A (32x8), B (32x8), C (32x32) in global memory. A and B reach shared memory through a tiled
-// copy (partition_S/D, copy); each of 128 threads takes its 2x4 part of C, its rows of A and B into
-// registers (make_fragment_like, copy), accumulates (clear, gemm) and writes alpha acc + beta C
-// (axpby). Two ways of dividing C: local_partition (threads as a (16,8) grid), and a tiled MMA of
-// UniversalFMA atoms over the same grid (partition_A/B/C, gemm(mma, ...)). Checked against a
-// double-precision loop on the host. Exit 77 without a GPU.
+// copy (partition_S/D; copied element by element, or by copy(tiled_copy, ...) as 16-byte cp.async
+// of Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, float>); each of 128 threads takes its 2x4 part
+// of C, its rows of A and B into registers (make_fragment_like, copy), accumulates (clear, gemm)
+// and writes alpha acc + beta C (axpby). Two ways of dividing C: local_partition (threads as a
+// (16,8) grid), and a tiled MMA of UniversalFMA atoms over the same grid (partition_A/B/C,
+// gemm(mma, ...)). Checked against a double-precision loop on the host. Exit 77 without a GPU.
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -28,12 +29,21 @@ __global__ void small_gemm(const float* A, const float* B, float* C, float alpha
   const auto sA = make_tensor(make_smem_ptr(smem_a), make_layout(make_shape(_32{}, _8{})));
   const auto sB = make_tensor(make_smem_ptr(smem_b), make_layout(make_shape(_32{}, _8{})));
 
-  // Global -> shared: a (32,4) grid of threads, one 32-bit element each per copy.
-  const auto tc = make_tiled_copy<cotile::CopyOp::kU32, cotile::Elem::kFloat>(make_layout(make_shape(_32{}, _4{})),
-                                                                              make_layout(make_shape(_1{}, _1{})));
-  const auto thr = get_slice(tc, tid);
-  copy(thr.partition_S(gA), thr.partition_D(sA));
-  copy(thr.partition_S(gB), thr.partition_D(sB));
+  if (!by_mma) {  // global -> shared: a (32,4) grid of threads, one 32-bit element each per copy
+    const auto tc = make_tiled_copy<cotile::CopyOp::kU32, cotile::Elem::kFloat>(make_layout(make_shape(_32{}, _4{})),
+                                                                                make_layout(make_shape(_1{}, _1{})));
+    const auto thr = get_slice(tc, tid);
+    copy(thr.partition_S(gA), thr.partition_D(sA));
+    copy(thr.partition_S(gB), thr.partition_D(sB));
+  } else if (tid < 64) {  // 64 threads as (8,8), 4 floats (16 bytes, one cp.async) each
+    const auto tc = make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, float>{},
+                                    make_layout(make_shape(_8{}, _8{})), make_layout(make_shape(_4{}, _1{})));
+    const auto thr = get_slice(tc, tid);
+    copy(tc, thr.partition_S(gA), thr.partition_D(sA));
+    copy(tc, thr.partition_S(gB), thr.partition_D(sB));
+    cp_async_fence();
+    cp_async_wait<0>();
+  }
   __syncthreads();
 
   if (by_mma) {  // the tiled MMA's partitions: (V=1, M, K), (V, N, K), (V, M, N)

@@ -282,6 +282,25 @@ TEST(TensorAlgorithms, UniversalFmaTiledGemm) {
   EXPECT_EQ(wrong, 0);
 }
 
+// copy(tiled_copy, src, dst) with CuTe's atom spellings: 16-byte loads and stores of 8 halves.
+TEST(TensorAlgorithms, TiledCopyByAtoms) {
+  std::vector<uint16_t> src(64 * 8), dst(64 * 8, 0);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = uint16_t(i * 3 + 1);
+  // (64,8) row-major tiles: 8 contiguous halves a row, one row a thread.
+  const auto layout = ct::make_layout(ct::make_shape(ct::_64{}, _8{}), ct::make_stride(_8{}, _1{}));
+  const auto tc = ct::make_tiled_copy(ct::Copy_Atom<ct::UniversalCopy<ct::uint128_t>, uint16_t>{},
+                                      ct::make_layout(ct::make_shape(ct::_64{}, _1{}), ct::make_stride(_1{}, _1{})),
+                                      ct::make_layout(ct::make_shape(_1{}, _8{})));
+  static_assert(decltype(tc)::op == cotile::CopyOp::kU128);
+  const auto S = ct::make_tensor(ct::make_gmem_ptr(src.data()), layout);
+  const auto D = ct::make_tensor(ct::make_gmem_ptr(dst.data()), layout);
+  for (int t = 0; t < 64; ++t) {
+    const auto thr = ct::get_slice(tc, t);
+    ct::copy(tc, thr.partition_S(S), thr.partition_D(D));
+  }
+  EXPECT_EQ(src, dst);
+}
+
 TEST(TensorAlgorithms, KernelHelpers) {
   float x[4] = {};
   const auto g = ct::make_gmem_ptr(x + 1);

@@ -169,6 +169,60 @@ COTILE_HD constexpr ThrCopy<Gen, Thr> get_thread_slice(const TiledCopy<Gen>& tc,
   return get_slice(tc, thr);
 }
 
+// CuTe's spellings of copy atoms: Copy_Atom<UniversalCopy<S>, T> (one S-wide load and store a
+// thread: S of 4, 8 or 16 bytes), Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<S>, T> (a 16-byte cp.async;
+// CACHEGLOBAL likewise), and make_tiled_copy(atom, thr_layout, val_layout).
+struct alignas(16) uint128_t {
+  uint64_t lo, hi;
+};
+template <class S, class D = S>
+struct UniversalCopy {
+  using SRegisters = S;
+};
+template <class S, class D = S>
+struct SM80_CP_ASYNC_CACHEALWAYS {
+  using SRegisters = S;
+};
+template <class S, class D = S>
+struct SM80_CP_ASYNC_CACHEGLOBAL {
+  using SRegisters = S;
+};
+namespace detail {
+template <class Op>
+struct copy_op_of;
+template <class S, class D>
+struct copy_op_of<UniversalCopy<S, D>> {
+  static_assert(sizeof(S) == 4 || sizeof(S) == 8 || sizeof(S) == 16,
+                "UniversalCopy<S>: cotile's universal copies move 4, 8 or 16 bytes a thread (uint32_t, uint64_t, "
+                "uint128_t)");
+  static constexpr CopyOp value = sizeof(S) == 4 ? CopyOp::kU32 : sizeof(S) == 8 ? CopyOp::kU64 : CopyOp::kU128;
+};
+template <class S, class D>
+struct copy_op_of<SM80_CP_ASYNC_CACHEALWAYS<S, D>> {
+  static_assert(sizeof(S) == 16, "SM80_CP_ASYNC_CACHEALWAYS<S>: cotile's cp.async moves 16 bytes (uint128_t)");
+  static constexpr CopyOp value = CopyOp::kCpAsync16B;
+};
+template <class S, class D>
+struct copy_op_of<SM80_CP_ASYNC_CACHEGLOBAL<S, D>> : copy_op_of<SM80_CP_ASYNC_CACHEALWAYS<S, D>> {};
+// The engine's element of a value type: its width is what the atom's layouts need.
+template <class T>
+constexpr Elem elem_of() {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
+                "Copy_Atom<Op, T>: T of 1, 2 or 4 bytes (fp8, half/bfloat16, float)");
+  return sizeof(T) == 1 ? Elem::kE4M3 : sizeof(T) == 2 ? Elem::kHalf : Elem::kFloat;
+}
+}  // namespace detail
+template <class Op, class T>
+struct Copy_Atom {
+  using ValType = T;
+  static constexpr CopyOp op = detail::copy_op_of<Op>::value;
+  static constexpr Elem elem = detail::elem_of<T>();
+};
+template <class Op, class T, class Thr, class Val>
+COTILE_HD constexpr auto make_tiled_copy(const Copy_Atom<Op, T>&, const Thr& thr, const Val& val) {
+  return make_tiled_copy<Copy_Atom<Op, T>::op, Copy_Atom<Op, T>::elem>(thr, val);
+}
+
 // The layouts of a copy instruction for an element type, typed (static).
 template <CopyOp Op, Elem E>
 struct CopyAtom {

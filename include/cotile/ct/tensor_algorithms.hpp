@@ -1,6 +1,8 @@
 // CuTe's tensor algorithms on typed tensors (global/shared memory, registers, coordinates):
 // element by element over the 1-D index i of the tensors' layouts (colexicographic coordinates),
 //   copy(src, dst)            dst(i) = src(i)
+//   copy(tiled_copy, src, dst) a thread's partitions (CPY, ...): each atom's values (mode 0) by the
+//                             copy's instruction (one 4/8/16-byte load and store, or a 16-byte cp.async)
 //   copy_if(pred, src, dst)   dst(i) = src(i) where pred(i)
 //   fill(t, v), clear(t)      t(i) = v, t(i) = T{}
 //   axpby(a, x, b, y)         y(i) = a x(i) + b y(i)
@@ -113,6 +115,63 @@ template <tensor_like Src, class Dst>
 COTILE_HD COTILE_INLINE constexpr void copy(const Src& src, Dst&& dst) {
   const auto n = detail::common_size(src, dst, "copy");
   detail::for_index(n, [&](int64_t i) { dst(i) = src(i); });
+}
+
+namespace detail {
+template <int Bytes>
+struct word;
+template <>
+struct word<4> {
+  using type = uint32_t;
+};
+template <>
+struct word<8> {
+  using type = uint64_t;
+};
+template <>
+struct word<16> {
+  using type = uint128_t;
+};
+// Mode 0 of a partition holds n contiguous elements (static stride _1 when n > 1).
+template <class L, int N>
+constexpr bool contiguous_mode0() {
+  if constexpr (N == 1) {
+    return true;
+  } else {
+    using M0 = decltype(coalesce(get<0>(std::declval<const L&>())));
+    return is_static_v<M0> && decltype(size(std::declval<const M0&>()))::value == N &&
+           decltype(stride(std::declval<const M0&>()))::value == 1;
+  }
+}
+}  // namespace detail
+
+template <class Gen, tensor_like Src, class Dst>
+COTILE_HD COTILE_INLINE constexpr void copy(const TiledCopy<Gen>&, const Src& src, Dst&& dst) {
+  using T = typename detail::tensor_value<const Src>::type;
+  constexpr CopyOp op = TiledCopy<Gen>::op;
+  static_assert(op == CopyOp::kU32 || op == CopyOp::kU64 || op == CopyOp::kU128 || op == CopyOp::kCpAsync16B,
+                "copy(tiled_copy, src, dst): ldmatrix copies fill MMA fragments; use cotile/arch's ldmatrix_x*");
+  constexpr int bytes = op == CopyOp::kU32 ? 4 : op == CopyOp::kU64 ? 8 : 16;
+  static_assert(bytes % sizeof(T) == 0, "copy(tiled_copy, src, dst): the element does not divide the instruction");
+  constexpr int per_atom = bytes / int(sizeof(T));
+  using SL = std::remove_cvref_t<decltype(src.layout())>;
+  using DL = std::remove_cvref_t<decltype(dst.layout())>;
+  static_assert(decltype(size(get<0>(std::declval<const SL&>())))::value == per_atom,
+                "copy(tiled_copy, src, dst): mode 0 of the partitions must be the atom's values (partition_S/D)");
+  static_assert(detail::contiguous_mode0<SL, per_atom>() && detail::contiguous_mode0<DL, per_atom>(),
+                "copy(tiled_copy, src, dst): an atom's values must be contiguous in both tensors");
+  const auto n = detail::common_size(src, dst, "copy");
+  const int64_t atoms = int64_t(n) / per_atom;
+  for (int64_t r = 0; r < atoms; ++r) {
+    const T* s = &src(r * per_atom);
+    T* d = const_cast<T*>(&dst(r * per_atom));
+    if constexpr (op == CopyOp::kCpAsync16B) {
+      arch::cp_async<16>(d, s);
+    } else {
+      using W = typename detail::word<bytes>::type;
+      *reinterpret_cast<W*>(d) = *reinterpret_cast<const W*>(s);
+    }
+  }
 }
 
 template <class Pred, tensor_like Src, class Dst>
