@@ -136,6 +136,18 @@ TEST(TupleAlgorithms, Predicates) {
   static_assert(std::is_same_v<std::remove_cv_t<decltype(all_even)>, bool>);
   EXPECT_TRUE(all_even);
   EXPECT_FALSE(any_of(t, [](auto x) { return x == 3; }));
+  EXPECT_FALSE(none_of(t, [](auto x) { return x == 4; }));
+  // p runs in order, up to the first element that decides the answer.
+  int calls = 0;
+  const auto count = [&calls](auto x) {
+    ++calls;
+    return x == 2;
+  };
+  EXPECT_TRUE(any_of(make_tuple(opaque(1), opaque(2), opaque(3)), count));
+  EXPECT_EQ(calls, 2);
+  calls = 0;
+  EXPECT_FALSE(all_of(make_tuple(opaque(2), opaque(5), opaque(2)), count));
+  EXPECT_EQ(calls, 2);
 }
 
 TEST(TupleAlgorithms, Rearranging) {

@@ -56,72 +56,70 @@ COTILE_HD constexpr decltype(auto) apply(T&& t, F&& f) {
   (std::make_index_sequence<detail::kSize<T>>{});
 }
 
-// transform(t.., f): element-wise over equally long tuples; on a non-tuple, f(t).
+// zip_with(f, g, t, u, ..) = g(f(t_0, u_0, ..), ..., f(t_{n-1}, u_{n-1}, ..)) over equally long
+// tuples: the one expansion behind transform and transform_apply of any number of tuples.
+namespace detail {
+template <class T, class... Ts>
+inline constexpr bool kSameSize = ((kSize<T> == kSize<Ts>)&&...);
+template <class F, class G, class T, class... Ts>
+COTILE_HD constexpr decltype(auto) zip_with(F& f, G& g, const T& t, const Ts&... ts) {
+  // f on element I of every tuple (I is not a pack here, so the tuples expand alone).
+  const auto at = [&]<size_t I>(std::integral_constant<size_t, I>) -> decltype(auto) {
+    return f(get<I>(tuple_of(t)), get<I>(tuple_of(ts))...);
+  };
+  return [&]<size_t... Is>(std::index_sequence<Is...>)->decltype(auto) {
+    return g(at(std::integral_constant<size_t, Is>{})...);
+  }
+  (std::make_index_sequence<kSize<T>>{});
+}
+// g of zip_with for transform: the results as a tuple.
+struct MakeTuple {
+  template <class... Xs>
+  COTILE_HD constexpr auto operator()(Xs&&... xs) const {
+    return make_tuple(std::forward<Xs>(xs)...);
+  }
+};
+// transform(t.., f): on tuples zip_with into a tuple; on non-tuples, f(t..).
+template <class F, class T, class... Ts>
+COTILE_HD constexpr auto transform_each(F& f, const T& t, const Ts&... ts) {
+  if constexpr (kTupleLike<T>) {
+    static_assert(kSameSize<T, Ts...>, "transform: the tuples differ in length");
+    MakeTuple g;
+    return zip_with(f, g, t, ts...);
+  } else {
+    return f(t, ts...);
+  }
+}
+}  // namespace detail
+
+// transform(t.., f): element-wise over equally long tuples; on a non-tuple, f(t..).
 template <class T, class F>
 COTILE_HD constexpr auto transform(const T& t, F&& f) {
-  if constexpr (detail::kTupleLike<T>) {
-    const auto& u = detail::tuple_of(t);
-    return [&]<size_t... Is>(std::index_sequence<Is...>) { return make_tuple(f(get<Is>(u))...); }
-    (std::make_index_sequence<detail::kSize<T>>{});
-  } else {
-    return f(t);
-  }
+  return detail::transform_each(f, t);
 }
 template <class T0, class T1, class F>
 COTILE_HD constexpr auto transform(const T0& t0, const T1& t1, F&& f) {
-  if constexpr (detail::kTupleLike<T0>) {
-    static_assert(detail::kSize<T0> == detail::kSize<T1>, "transform: the tuples differ in length");
-    const auto& u0 = detail::tuple_of(t0);
-    const auto& u1 = detail::tuple_of(t1);
-    return [&]<size_t... Is>(std::index_sequence<Is...>) { return make_tuple(f(get<Is>(u0), get<Is>(u1))...); }
-    (std::make_index_sequence<detail::kSize<T0>>{});
-  } else {
-    return f(t0, t1);
-  }
+  return detail::transform_each(f, t0, t1);
 }
 template <class T0, class T1, class T2, class F>
 COTILE_HD constexpr auto transform(const T0& t0, const T1& t1, const T2& t2, F&& f) {
-  if constexpr (detail::kTupleLike<T0>) {
-    static_assert(detail::kSize<T0> == detail::kSize<T1> && detail::kSize<T0> == detail::kSize<T2>,
-                  "transform: the tuples differ in length");
-    const auto& u0 = detail::tuple_of(t0);
-    const auto& u1 = detail::tuple_of(t1);
-    const auto& u2 = detail::tuple_of(t2);
-    return [&]<size_t... Is>(std::index_sequence<Is...>) {
-      return make_tuple(f(get<Is>(u0), get<Is>(u1), get<Is>(u2))...);
-    }
-    (std::make_index_sequence<detail::kSize<T0>>{});
-  } else {
-    return f(t0, t1, t2);
-  }
+  return detail::transform_each(f, t0, t1, t2);
 }
 
 // transform_apply(t.., f, g) = g(f(t_0, ..), ..., f(t_{n-1}, ..)).
 template <class T, class F, class G>
 COTILE_HD constexpr decltype(auto) transform_apply(const T& t, F&& f, G&& g) {
-  const auto& u = detail::tuple_of(t);
-  return [&]<size_t... Is>(std::index_sequence<Is...>)->decltype(auto) { return g(f(get<Is>(u))...); }
-  (std::make_index_sequence<detail::kSize<T>>{});
+  return detail::zip_with(f, g, t);
 }
 template <class T0, class T1, class F, class G>
 COTILE_HD constexpr decltype(auto) transform_apply(const T0& t0, const T1& t1, F&& f, G&& g) {
-  static_assert(detail::kSize<T0> == detail::kSize<T1>, "transform_apply: the tuples differ in length");
-  const auto& u0 = detail::tuple_of(t0);
-  const auto& u1 = detail::tuple_of(t1);
-  return [&]<size_t... Is>(std::index_sequence<Is...>)->decltype(auto) { return g(f(get<Is>(u0), get<Is>(u1))...); }
-  (std::make_index_sequence<detail::kSize<T0>>{});
+  static_assert(detail::kSameSize<T0, T1>, "transform_apply: the tuples differ in length");
+  return detail::zip_with(f, g, t0, t1);
 }
 template <class T0, class T1, class T2, class F, class G>
 COTILE_HD constexpr decltype(auto) transform_apply(const T0& t0, const T1& t1, const T2& t2, F&& f, G&& g) {
-  static_assert(detail::kSize<T0> == detail::kSize<T1> && detail::kSize<T0> == detail::kSize<T2>,
-                "transform_apply: the tuples differ in length");
-  const auto& u0 = detail::tuple_of(t0);
-  const auto& u1 = detail::tuple_of(t1);
-  const auto& u2 = detail::tuple_of(t2);
-  return [&]<size_t... Is>(std::index_sequence<Is...>)->decltype(auto) {
-    return g(f(get<Is>(u0), get<Is>(u1), get<Is>(u2))...);
-  }
-  (std::make_index_sequence<detail::kSize<T0>>{});
+  static_assert(detail::kSameSize<T0, T1, T2>, "transform_apply: the tuples differ in length");
+  return detail::zip_with(f, g, t0, t1, t2);
 }
 
 // for_each(t, f): f on each element in order (on a non-tuple, f(t)).
@@ -196,32 +194,39 @@ COTILE_HD constexpr auto find(const T& t, const X& x) {
 }
 
 // any_of / all_of / none_of(t, p): std::bool_constant when p answers statically for every
-// element, else bool.
+// element, else bool (p is called in order, up to the first element that decides).
+namespace detail {
+enum class Quantifier { kAll, kAny, kNone };
+template <Quantifier Q, class T, class P>
+COTILE_HD constexpr auto quantify(const T& t, P& p) {
+  const auto& u = tuple_of(t);
+  return [&]<size_t... Is>(std::index_sequence<Is...>) {
+    if constexpr ((kStaticBool<decltype(p(get<Is>(u)))> && ...)) {
+      constexpr bool all = (bool(std::remove_cvref_t<decltype(p(get<Is>(u)))>::value) && ...);
+      constexpr bool any = (bool(std::remove_cvref_t<decltype(p(get<Is>(u)))>::value) || ...);
+      constexpr bool answer = Q == Quantifier::kAll ? all : Q == Quantifier::kAny ? any : !any;
+      return std::bool_constant<answer>{};
+    } else if constexpr (Q == Quantifier::kAll) {
+      return (bool(p(get<Is>(u))) && ...);
+    } else {
+      const bool any = (bool(p(get<Is>(u))) || ...);
+      return Q == Quantifier::kAny ? any : !any;
+    }
+  }
+  (std::make_index_sequence<kSize<T>>{});
+}
+}  // namespace detail
 template <class T, class P>
 COTILE_HD constexpr auto all_of(const T& t, P&& p) {
-  const auto& u = detail::tuple_of(t);
-  return [&]<size_t... Is>(std::index_sequence<Is...>) {
-    if constexpr ((detail::kStaticBool<decltype(p(get<Is>(u)))> && ...))
-      return std::bool_constant<(bool(decltype(p(get<Is>(u)))::value) && ...)>{};
-    else return (bool(p(get<Is>(u))) && ...);
-  }
-  (std::make_index_sequence<detail::kSize<T>>{});
+  return detail::quantify<detail::Quantifier::kAll>(t, p);
 }
 template <class T, class P>
 COTILE_HD constexpr auto any_of(const T& t, P&& p) {
-  const auto& u = detail::tuple_of(t);
-  return [&]<size_t... Is>(std::index_sequence<Is...>) {
-    if constexpr ((detail::kStaticBool<decltype(p(get<Is>(u)))> && ...))
-      return std::bool_constant<(bool(decltype(p(get<Is>(u)))::value) || ...)>{};
-    else return (bool(p(get<Is>(u))) || ...);
-  }
-  (std::make_index_sequence<detail::kSize<T>>{});
+  return detail::quantify<detail::Quantifier::kAny>(t, p);
 }
 template <class T, class P>
 COTILE_HD constexpr auto none_of(const T& t, P&& p) {
-  const auto r = any_of(t, p);
-  if constexpr (detail::kStaticBool<decltype(r)>) return std::bool_constant<!decltype(r)::value>{};
-  else return !r;
+  return detail::quantify<detail::Quantifier::kNone>(t, p);
 }
 
 // --- rearranging ----------------------------------------------------------------------------
