@@ -62,6 +62,34 @@ TEST(IntTuple, CompatibleComparesSizesAtTerminals) {
   EXPECT_EQ(str(compatible(T("(2,4)"), T("(2,4,1)"))), "_0");
 }
 
+TEST(IntTuple, WeaklyCongruentCollapsesSubtreesToIntegers) {
+  EXPECT_EQ(str(weakly_congruent(T("_2"), T("(_4,(_1,_6))"))), "_1");    // an integer stands for any subtree
+  EXPECT_EQ(str(weakly_congruent(T("(2,_3)"), T("(_4,(1,6))"))), "_1");  // dynamic leaves: still static
+  EXPECT_EQ(str(weakly_congruent(T("(_4,(_1,_6))"), T("(_2,_3)"))), "_0");
+  EXPECT_EQ(str(weakly_congruent(T("(_2)"), T("_4"))), "_0");
+  EXPECT_EQ(str(weakly_congruent(T("(_2,_3)"), T("(_2,_3,_1)"))), "_0");
+  EXPECT_EQ(str(weakly_congruent(T("((_2,_2),_3)"), T("(_2,(_3,_1))"))), "_0");
+  EXPECT_EQ(str(weakly_congruent(T("(_1,(_1,_1))"), T("((_2,_2),(_2,(_2,_2)))"))), "_1");
+}
+
+// congruent(a, b) == weakly_congruent(a, b) && weakly_congruent(b, a), over every pair of profiles.
+TEST(IntTuple, CongruentIsWeaklyCongruentBothWays) {
+  const char* profiles[] = {"_1",           "(_1)",         "(_1,_1)",    "((_1,_1))",
+                            "(_1,(_1,_1))", "((_1,_1),_1)", "(_1,_1,_1)", "((_1,_1),(_1,_1))"};
+  int weak_pairs = 0;
+  for (const char* a : profiles) {
+    for (const char* b : profiles) {
+      const bool ab = is_weakly_congruent(T(a), T(b)), ba = is_weakly_congruent(T(b), T(a));
+      EXPECT_EQ(is_congruent(T(a), T(b)), ab && ba) << a << " vs " << b;
+      weak_pairs += ab;
+    }
+  }
+  // _1 is below all 8, (_1) below itself and ((_1,_1)), (_1,_1) below the 4 of rank 2,
+  // (_1,(_1,_1)) and ((_1,_1),_1) below themselves and ((_1,_1),(_1,_1)), the other 3 below
+  // themselves only.
+  EXPECT_EQ(weak_pairs, 8 + 2 + 4 + 2 + 2 + 3);
+}
+
 TEST(IntTuple, CompactOrderPutsDynamicOrdersLast) {
   // Dynamic order values count as larger than every static one, left to right.
   EXPECT_EQ(str(compact_order(T("(_4,4,8)"), T("(2,0,_1)"))), "(8,32,_1)");

@@ -281,6 +281,23 @@ COTILE_HD constexpr Int compatible(const IntTuple& a, const IntTuple& b) {
   return S(0);
 }
 
+// weakly_congruent(a, b): a's profile is b's with some subtrees collapsed to an integer (a <= b,
+// a partial order; congruent(a, b) is weakly_congruent both ways):
+//   int a:          _1 (an integer stands for any subtree)
+//   tuple/tuple:    equal rank and every mode of a weakly congruent to b's (else _0)
+//   tuple a, int b: _0
+// Always static (the profiles are).  (_2,_3) <= (_4,(_1,_6));  (_2) !<= _4;  (_2,_3) !<= (_2,_3,_1)
+COTILE_HD constexpr bool is_weakly_congruent(const IntTuple& a, const IntTuple& b) {
+  if (a.is_leaf()) return true;
+  if (b.is_leaf() || a.rank() != b.rank()) return false;
+  for (int i = 0; i < a.rank(); ++i)
+    if (!is_weakly_congruent(a.get(i), b.get(i))) return false;
+  return true;
+}
+COTILE_HD constexpr Int weakly_congruent(const IntTuple& a, const IntTuple& b) {
+  return S(is_weakly_congruent(a, b) ? 1 : 0);
+}
+
 // elem_less(a, b): every leaf of a is < the corresponding leaf of b.
 //   tuple/tuple: elem_less(a0,b0) && elem_less(a1,b1) && ... ; true if a runs out first,
 //                false if b runs out first (right-nested AND)

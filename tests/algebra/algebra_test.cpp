@@ -65,6 +65,48 @@ TEST(Algebra, LogicalDivideSplitsTileAndRest) {
             "((_2,2,1),(_2,(1,3))):((_4,_1,8),(_2,(_2,8)))");
 }
 
+TEST(Algebra, EvenlyDividesMeansWholeTiles) {
+  EXPECT_EQ(str(evenly_divides(T("(_2,_8)"), TL("_4"))), "_1");  // 16 == 4 * size((_1,_4))
+  EXPECT_EQ(str(evenly_divides(T("_16"), TL("_12"))), "_0");     // 16 != 12 * 2
+  EXPECT_EQ(str(evenly_divides(T("16"), TL("12"))), "0");        // the same, dynamic
+  EXPECT_EQ(str(evenly_divides(T("(16,8)"), TL("(_4,_2)"))), "1");
+  EXPECT_EQ(str(evenly_divides(T("(_16)"), TL("_16"))), "_1");
+  EXPECT_EQ(str(evenly_divides(T("_16"), TL("(_16)"))), "_1");  // an integer is its own only mode
+  EXPECT_EQ(str(evenly_divides(T("_8"), TL("(_16)"))), "_0");
+  // More tiler modes than shape modes: static _0 whatever the values.
+  EXPECT_EQ(str(evenly_divides(T("(2,8)"), TL("(_2,(_2,_4))"))), "_0");
+  EXPECT_EQ(str(evenly_divides(T("((_2,(_4,_2)))"), TL("((_2,_8))"))), "_1");
+  EXPECT_EQ(str(evenly_divides(T("((_2,_8))"), TL("((_2,(_4,_2)))"))), "_0");
+  // A layout tiler: its size times its complement's in the shape.
+  EXPECT_EQ(str(evenly_divides(T("(_32,_64)"), TL("(_8:_2,_32)"))), "_1");
+  EXPECT_EQ(str(evenly_divides(T("(_32,_64)"), TL("(_8:_3,_32)"))), "_0");
+  EXPECT_EQ(str(evenly_divides(T("(_6,_64)"), TL("(_,_32)"))), "_1");
+}
+
+// evenly_divides(S, T) == _1 promises whole tiles: logical_divide(make_layout(S), T) keeps size(S).
+// (Not conversely: (_4,_6) by _3 divides 24 into 8 tiles, but 3 does not split the mode _4,
+// the integer being folded across the modes as ceil_div does, so the answer is _0, as CuTe's.)
+TEST(Algebra, EvenlyDividesPromisesLogicalDivideKeepsTheSize) {
+  const char* shapes[] = {"_12", "_16", "(_4,_6)", "(_2,_8)", "((_2,_4),_3)"};
+  const char* tilers[] = {"_2", "_3", "_4", "_8", "_12", "(_2,_3)", "(_4,_2)", "((_2,_2),_3)", "(_2:_2,_3)"};
+  int divides = 0, cases = 0;
+  for (const char* s : shapes) {
+    for (const char* t : tilers) {
+      const IntTuple shape = T(s);
+      const Int r = evenly_divides(shape, TL(t));
+      ASSERT_TRUE(r.is_static) << s << " by " << t;
+      ++cases;
+      if (r.value == 0) continue;
+      ++divides;
+      EXPECT_EQ(size(logical_divide(make_layout(shape), TL(t))), size(shape)) << s << " by " << t;
+    }
+  }
+  EXPECT_EQ(cases, 45);
+  EXPECT_EQ(divides, 24);  // e.g. (_4,_6) by _2, _4, _8, _12, (_2,_3), (_4,_2), (_2:_2,_3)
+  EXPECT_EQ(evenly_divides(T("(_4,_6)"), TL("_3")), S(0));
+  EXPECT_EQ(evenly_divides(T("_12"), TL("_8")), S(0));
+}
+
 TEST(Algebra, ZippedTiledFlatDivideRearrangeModes) {
   EXPECT_EQ(str(flat_divide(L("((_64,_1,_5),_2):((_5,_320,_1),_320)"), TL("_16:_1"))),
             "(_16,_4,_5,_2):(_5,_80,_1,_320)");

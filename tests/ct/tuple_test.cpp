@@ -220,6 +220,51 @@ TEST(IntTupleFunctions, StaticWhereTheEngineIs) {
   static_assert(is_constant_v<0, decltype(congruent(make_tuple(1, 2), make_tuple(1)))>);
 }
 
+TEST(IntTupleFunctions, ProfilePredicatesAreStatic) {
+  // weakly_congruent: an integer stands for any subtree; static even over run-time leaves.
+  static_assert(is_constant_v<1, decltype(weakly_congruent(opaque(2), make_tuple(_4{}, make_tuple(_1{}, 6))))>);
+  static_assert(is_constant_v<1, decltype(weakly_congruent(make_tuple(opaque(2), _3{}),
+                                                           make_tuple(_4{}, make_tuple(opaque(1), _6{}))))>);
+  static_assert(
+      is_constant_v<0, decltype(weakly_congruent(make_tuple(_4{}, make_tuple(_1{}, _6{})), make_tuple(_2{}, _3{})))>);
+  static_assert(is_constant_v<0, decltype(weakly_congruent(make_tuple(_2{}), _2{}))>);
+  // A layout answers for its shape.
+  const auto l = make_layout(make_shape(_4{}, make_shape(_2{}, opaque(3))));
+  static_assert(is_constant_v<1, decltype(weakly_congruent(make_shape(_1{}, _1{}), l))>);
+  static_assert(is_constant_v<1, decltype(congruent(l, make_shape(_1{}, make_shape(_1{}, _1{}))))>);
+  static_assert(is_constant_v<0, decltype(congruent(l, make_shape(_1{}, _1{})))>);
+  // compatible compares sizes: static where they are.
+  static_assert(is_constant_v<1, decltype(compatible(make_shape(_8{}, _6{}),
+                                                     make_layout(make_shape(make_shape(_2{}, _4{}), _6{}))))>);
+  EXPECT_EQ(compatible(make_shape(_4{}, opaque(6)), l), 1);
+  EXPECT_EQ(compatible(make_shape(_4{}, opaque(7)), l), 0);
+}
+
+TEST(IntTupleFunctions, EvenlyDividesIsStaticWhereTheLeavesAre) {
+  static_assert(is_constant_v<1, decltype(evenly_divides(make_shape(_2{}, _8{}), _4{}))>);
+  static_assert(is_constant_v<0, decltype(evenly_divides(_16{}, _12{}))>);
+  static_assert(is_constant_v<1, decltype(evenly_divides(_16{}, make_shape(_16{})))>);
+  // More tiler modes than shape modes: static _0 over run-time values too.
+  static_assert(is_constant_v<0, decltype(evenly_divides(make_shape(opaque(2), opaque(8)),
+                                                         make_shape(_2{}, make_shape(_2{}, _4{}))))>);
+  // Layout tilers (size times the complement's size) and '_'; a layout's shape.
+  const auto tile_ok = make_tile(make_layout(_8{}, _2{}), _32{});
+  const auto tile_bad = make_tile(make_layout(_8{}, _3{}), _32{});
+  static_assert(is_constant_v<1, decltype(evenly_divides(make_shape(_32{}, _64{}), tile_ok))>);
+  static_assert(is_constant_v<0, decltype(evenly_divides(make_shape(_32{}, _64{}), tile_bad))>);
+  static_assert(is_constant_v<1, decltype(evenly_divides(make_layout(make_shape(_6{}, _64{})), make_tile(_, _32{})))>);
+  // Run-time values: a run-time answer.
+  EXPECT_EQ(evenly_divides(opaque(16), opaque(8)), 1);
+  EXPECT_EQ(evenly_divides(opaque(16), opaque(12)), 0);
+  EXPECT_EQ(evenly_divides(make_shape(opaque(4), opaque(6)), _8{}), 1);  // (4,6) split as (4,2)
+  EXPECT_EQ(evenly_divides(make_shape(opaque(4), opaque(6)), _3{}), 0);  // 3 does not split 4
+  // An integer tuple is its own shape (CuTe's shape(t)); where evenly_divides is _1, logical_divide
+  // keeps the size (no padded tile).
+  static_assert(std::is_same_v<decltype(shape<1>(make_shape(_2{}, _3{}))), _3>);
+  EXPECT_EQ(shape(opaque(7)), 7);
+  static_assert(decltype(size(logical_divide(make_layout(make_shape(_32{}, _64{})), tile_ok)))::value == 32 * 64);
+}
+
 TEST(IntTupleFunctions, MaxAndMinOfATuple) {
   static_assert(std::is_same_v<decltype(max(make_tuple(_8{}, make_tuple(_1{}, _2{})))), _8>);
   static_assert(std::is_same_v<decltype(min(make_tuple(_8{}, make_tuple(_3{}, _2{})))), _2>);

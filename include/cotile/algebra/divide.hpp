@@ -6,6 +6,36 @@
 
 namespace cotile {
 
+// evenly_divides(S, T): the tiler T cuts the shape S into whole tiles, mode by mode:
+//   T a tuple:      rank(T) <= rank(S) (else _0) and S_i evenly divided by T_i for every i < rank(T)
+//                   (an integer S is its own only mode);
+//   T an integer n: size(S) == n * size(ceil_div(S, n))  (n is split across S's modes left to
+//                   right as ceil_div splits it, so no mode may be padded);
+//   T a layout B:   size(S) == size(B) * size(complement(B, S))  (the tile times the rest mode);
+//   T '_':          _1 (the mode is kept whole).
+// Ensures: where it is _1, size(logical_divide(make_layout(S), T)) == size(S) (not conversely:
+// (_4,_6) by _3 is _0, 3 not splitting the mode _4). Static where the leaves that decide it are.
+// Examples: (_2,_8) by _4: 16 == 4 * size((_1,_4)), _1;  (_2,_8) by (_2,(_2,_4)): a rank-2 tiler
+// under the integer _8, _0;  _32 by _8:_3: 32 != 8 * size((_3,_2)), _0.
+COTILE_HD constexpr Int evenly_divides(const IntTuple& s, const Tile& t) {
+  if (t.is_tuple()) {
+    const int rank_s = s.is_leaf() ? 1 : s.rank();
+    if (t.rank() > rank_s) return S(0);
+    Int r = S(1);
+    for (int i = 0; i < t.rank(); ++i) r = logical_and(r, evenly_divides(s.is_leaf() ? s : s.get(i), t.get(i)));
+    return r;
+  }
+  const TileLeaf& x = t.value();
+  switch (x.kind) {
+    case TileLeaf::kUnderscore: return S(1);
+    case TileLeaf::kInt: return equal(size(s), x.integer() * size(ceil_div(s, I(x.integer()))));
+    default: return equal(size(s), size(x.layout) * size(complement(x.layout, s)));
+  }
+}
+COTILE_HD constexpr Int evenly_divides(const IntTuple& s, const IntTuple& t) {
+  return evenly_divides(s, tile_of_shape(t));
+}
+
 // zip2_by(L, T): gather the rank-2 (tile, rest) modes found at the terminals of the tiler T into
 // ((tile_0, tile_1, ...), (rest_0, rest_1, ..., modes of L beyond rank(T))).
 COTILE_HD constexpr Layout zip2_by(const Layout& l, const Tile& guide) {

@@ -1,20 +1,25 @@
 // CuTe's functions of integers and integer tuples on typed values: each lifts the engine's
 // (cotile/int.hpp, cotile/int_tuple.hpp), so a static result is a static type and the rules are
 // written once.
-//     max, min, gcd, lcm, round_up (integers; ceil_div and congruent: layout.hpp);
+//     max, min, gcd, lcm, round_up (integers; ceil_div: layout.hpp);
 //     max(t), min(t): the largest / smallest leaf of a tuple;
 //     compact_col_major(S[, current]), compact_row_major(S[, current]): the compact strides of S;
 //     inner_product(a, b) = sum a_i b_i;  lex_less, colex_less: the orders of coordinates;
-//     a == b, a != b on tuples: congruent and equal leaf by leaf (static where the leaves are).
+//     a == b, a != b on tuples: congruent and equal leaf by leaf (static where the leaves are);
+//     congruent, weakly_congruent, compatible (of tuples or layouts' shapes): always static but
+//     compatible, which compares sizes;  evenly_divides(shape, tiler): whole tiles.
 #pragma once
 
 #include "integer_ops.hpp"
+#include "layout.hpp"
 #include "tuple.hpp"
 #include "typed.hpp"
 
 namespace cotile::ct {
 
 namespace op {
+constexpr const IntTuple& shape_of(const IntTuple& t) { return t; }
+constexpr const IntTuple& shape_of(const ::cotile::Layout& l) { return l.shape; }
 struct Max {
   constexpr EInt operator()(const EInt& a, const EInt& b) const { return ::cotile::max(a, b); }
 };
@@ -69,6 +74,31 @@ struct LexLess {
 };
 struct ColexLess {
   constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return ::cotile::colex_less(a, b); }
+};
+// Predicates of profiles and shapes; a layout answers for its shape (as CuTe's do).
+struct Congruent {
+  template <class A, class B>
+  constexpr EInt operator()(const A& a, const B& b) const {
+    return ::cotile::congruent(shape_of(a), shape_of(b));
+  }
+};
+struct WeaklyCongruent {
+  template <class A, class B>
+  constexpr EInt operator()(const A& a, const B& b) const {
+    return ::cotile::weakly_congruent(shape_of(a), shape_of(b));
+  }
+};
+struct Compatible {
+  template <class A, class B>
+  constexpr EInt operator()(const A& a, const B& b) const {
+    return ::cotile::compatible(shape_of(a), shape_of(b));
+  }
+};
+struct EvenlyDivides {
+  template <class A>
+  constexpr EInt operator()(const A& s, const Tile& t) const {
+    return ::cotile::evenly_divides(shape_of(s), t);
+  }
 };
 struct TupleNotEqual {
   constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return equal(TupleEqual{}(a, b), S(0)); }
@@ -140,6 +170,29 @@ requires(is_tuple_v<A> || is_tuple_v<B>) COTILE_HD COTILE_INLINE constexpr auto 
 template <class A, class B>
 requires(is_tuple_v<A> || is_tuple_v<B>) COTILE_HD COTILE_INLINE constexpr auto operator!=(const A& a, const B& b) {
   return lift<op::TupleNotEqual, Kind::kTuple, Kind::kTuple>(a, b);
+}
+
+// congruent(a, b): the same profile;  weakly_congruent(a, b): a's profile is b's with subtrees
+// collapsed to integers;  compatible(a, b): every coordinate of a is one of b. Of integer tuples
+// or layouts (their shapes); the first two are always static, compatible where the sizes it
+// compares are.
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto congruent(const A& a, const B& b) {
+  return lift<op::Congruent, tuple_kind<A>, tuple_kind<B>>(a, b);
+}
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto weakly_congruent(const A& a, const B& b) {
+  return lift<op::WeaklyCongruent, tuple_kind<A>, tuple_kind<B>>(a, b);
+}
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto compatible(const A& a, const B& b) {
+  return lift<op::Compatible, tuple_kind<A>, tuple_kind<B>>(a, b);
+}
+// evenly_divides(shape, tiler): the tiler (an integer, a layout, '_' or a tuple of them) cuts the
+// shape (or a layout's shape) into whole tiles, mode by mode (the engine's, algebra/divide.hpp).
+template <class S, class T>
+COTILE_HD COTILE_INLINE constexpr auto evenly_divides(const S& s, const T& t) {
+  return lift<op::EvenlyDivides, tuple_kind<S>, Kind::kTile>(s, t);
 }
 
 }  // namespace cotile::ct

@@ -254,11 +254,18 @@ requires(!is_tuple_like_v<T> && !is_array_v<T>)  // a ct::tuple's or array's get
     COTILE_HD COTILE_INLINE constexpr auto get(const T& x) {
   return lift<op::Get<Is...>, tuple_kind<T>>(x);
 }
-// shape<I...>(L), stride<I...>(L): of the whole layout, or of mode I... .
+// shape<I...>(L), stride<I...>(L): of the whole layout, or of mode I... . An integer tuple (or
+// integer) is its own shape, as in CuTe: shape<I...>(t) = get<I...>(t).
 template <int... Is, class L>
 COTILE_HD COTILE_INLINE constexpr auto shape(const L& l) {
-  if constexpr (sizeof...(Is) == 0) return lift<op::Shape, Kind::kLayout>(l);
-  else return get<Is...>(lift<op::Shape, Kind::kLayout>(l));
+  if constexpr (!is_layout_v<L>) {
+    if constexpr (sizeof...(Is) == 0) return l;
+    else return get<Is...>(l);
+  } else if constexpr (sizeof...(Is) == 0) {
+    return lift<op::Shape, Kind::kLayout>(l);
+  } else {
+    return get<Is...>(lift<op::Shape, Kind::kLayout>(l));
+  }
 }
 template <int... Is, class L>
 COTILE_HD COTILE_INLINE constexpr auto stride(const L& l) {
@@ -509,23 +516,4 @@ COTILE_HD COTILE_INLINE constexpr auto left_inverse(const Layout<S>& l) {
   else return l;  // not reached: the requirement above is a compile error
 }
 
-}  // namespace cotile::ct
-
-namespace cotile::ct {
-namespace op {
-struct Congruent {
-  constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return congruent(a, b); }
-};
-struct Compatible {
-  constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return compatible(a, b); }
-};
-}  // namespace op
-template <class A, class B>
-COTILE_HD COTILE_INLINE constexpr auto congruent(const A& a, const B& b) {
-  return lift<op::Congruent, Kind::kTuple, Kind::kTuple>(a, b);
-}
-template <class A, class B>
-COTILE_HD COTILE_INLINE constexpr auto compatible(const A& a, const B& b) {
-  return lift<op::Compatible, Kind::kTuple, Kind::kTuple>(a, b);
-}
 }  // namespace cotile::ct
