@@ -85,6 +85,30 @@ TEST(Tuple, IntegerSequencesAreTuplesOfStaticIntegers) {
   static_assert(std::is_same_v<std::remove_cv_t<decltype(r)>, tuple<_0, _4, _2>>);
 }
 
+// make_integer_sequence<T, N> (CuTe's spelling, the standard sequence) is read as the static
+// integers integral_constant<T, 0>, ..., <T, N - 1>: of type T, and static through the arithmetic.
+TEST(Tuple, IntegerSequencesOfTKeepTheirType) {
+  int64_t sum = 0, calls = 0;
+  for_each(make_integer_sequence<uint32_t, 5>{}, [&](auto c) {
+    using C = decltype(c);
+    static_assert(std::is_same_v<C, integral_constant<uint32_t, C::value>>);
+    static_assert(is_constant_v<C::value, C> && is_static_v<C>);
+    static_assert(is_constant_v<2 * C::value, decltype(c * _2{})>);
+    static_assert(is_constant_v<0, decltype(c * opaque(3) * _0{})>);  // _0 * x: the engine's rule
+    sum += c * _3{};
+    ++calls;
+  });
+  EXPECT_EQ(calls, 5);
+  EXPECT_EQ(sum, 3 * (0 + 1 + 2 + 3 + 4));
+  static_assert(std::is_same_v<decltype(get<1>(reverse(make_index_sequence<4>{}))), integral_constant<size_t, 2>>);
+  static_assert(std::is_same_v<decltype(find(make_integer_sequence<int64_t, 6>{}, _4{})), _4>);
+  // Such an integer is a static leaf of shapes and coordinates.
+  const auto l = make_layout(make_shape(integral_constant<int, 4>{}, _2{}));
+  EXPECT_EQ(to_string(l), "(_4,_2):(_1,_4)");
+  static_assert(std::is_same_v<decltype(l(integral_constant<size_t, 1>{}, _1{})), _5>);
+  static_assert(is_constant_v<1, integral_constant<bool, true>> && !is_static_int<std::true_type>::value);
+}
+
 TEST(TupleAlgorithms, StaticInStaticOut) {
   const auto pairwise = transform_apply(
       int_sequence<1, 2, 3>{}, int_sequence<4, 5, 6>{}, [](auto x, auto y) { return x + y; },

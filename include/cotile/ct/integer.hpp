@@ -53,5 +53,9 @@ template <class T>
 struct is_static_int : std::false_type {};
 template <int64_t N>
 struct is_static_int<Int<N>> : std::true_type {};
+// A standard integral constant is a static integer too (CuTe's integral_constant<T, v>, what
+// iterating an integer sequence gives); bool constants are answers, not integers.
+template <class T, T V>
+struct is_static_int<std::integral_constant<T, V>> : std::bool_constant<!std::is_same_v<T, bool>> {};
 
 }  // namespace cotile::ct

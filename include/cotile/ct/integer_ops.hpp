@@ -80,13 +80,14 @@ COTILE_HD COTILE_INLINE constexpr auto operator-(Int<A> a) {
   return Int<0>{} - a;
 }
 
-// is_constant_v<N, T>: T is the static integer N (CuTe's is_constant), through const and references.
+// is_constant_v<N, T>: T is the static integer N (CuTe's is_constant): Int<N> or a standard
+// integral constant of value N (true and false are 1 and 0), through const and references.
 template <int64_t N, class T>
 struct is_constant : std::false_type {};
 template <int64_t N, int64_t M>
 struct is_constant<N, Int<M>> : std::bool_constant<N == M> {};
-template <int64_t N, bool B>
-struct is_constant<N, std::bool_constant<B>> : std::bool_constant<N == int64_t(B)> {};
+template <int64_t N, class T, T V>
+struct is_constant<N, std::integral_constant<T, V>> : std::bool_constant<N == int64_t(V)> {};
 template <int64_t N, class T>
 struct is_constant<N, const T> : is_constant<N, T> {};
 template <int64_t N, class T>

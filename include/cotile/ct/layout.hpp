@@ -419,6 +419,8 @@ template <class T>
 struct is_static_type : std::false_type {};
 template <int64_t N>
 struct is_static_type<Int<N>> : std::true_type {};
+template <class T, T V>
+struct is_static_type<std::integral_constant<T, V>> : std::true_type {};
 template <auto S>
 struct is_static_type<Tuple<S>> : std::bool_constant<S.slots == 0> {};
 template <auto S>

@@ -9,7 +9,8 @@
 // category) and a value for an empty one, as CuTe's get does.
 //
 // Integer sequences are tuples of static integers: int_sequence<1, 2, 3> is tuple<_1, _2, _3>
-// (std::integer_sequence is accepted wherever a tuple is read: tuple_algorithms.hpp).
+// (std::integer_sequence<T, i...> is accepted wherever a tuple is read, as the tuple of
+// std::integral_constant<T, i>...: tuple_algorithms.hpp).
 //
 // Laws (tuple_test.cpp): get<I>(make_tuple(x_0, ..., x_n)) == x_I, tuple_size_v == n + 1;
 // sizeof(tuple<Ts...>) == sizeof of the tuple of its non-empty elements.
@@ -236,9 +237,13 @@ template <int64_t N>
 using make_seq = make_int_sequence<N>;
 template <int64_t Begin, int64_t End>
 using make_int_range = typename detail::RangeOf<Begin, std::make_index_sequence<size_t(End - Begin)>>::type;
+// CuTe's names of the standard integer sequences and constants: make_integer_sequence<T, N> read as
+// a tuple gives std::integral_constant<T, 0> ... <T, N - 1>, static integers of type T.
 using std::index_sequence;
 using std::integer_sequence;
+using std::integral_constant;
 using std::make_index_sequence;
+using std::make_integer_sequence;
 
 }  // namespace cotile::ct
 

@@ -1,5 +1,5 @@
-// CuTe's tuple algorithms on ct::tuple (and std::integer_sequence, read as a tuple of static
-// integers). With t = (t_0, ..., t_{n-1}):
+// CuTe's tuple algorithms on ct::tuple (and std::integer_sequence<T, i...>, read as the tuple of
+// static integers std::integral_constant<T, i>...). With t = (t_0, ..., t_{n-1}):
 //     apply(t, f)                = f(t_0, ..., t_{n-1})
 //     transform(t, f)            = (f(t_0), ..., f(t_{n-1}));  transform(t, u, f) = (f(t_i, u_i))_i; ...
 //     transform_apply(t.., f, g) = g(f(t_0, u_0, ..), ..., f(t_{n-1}, u_{n-1}, ..))
@@ -22,15 +22,15 @@
 namespace cotile::ct {
 
 namespace detail {
-// A tuple as the algorithms read it: a ct::tuple as it is, an integer sequence as its static
-// integers.
+// A tuple as the algorithms read it: a ct::tuple as it is, an integer sequence of T as its
+// static integers std::integral_constant<T, i> (as CuTe's integer sequences are read).
 template <class T>
 COTILE_HD constexpr decltype(auto) tuple_of(T&& t) {
   return std::forward<T>(t);
 }
 template <class T, T... Is>
 COTILE_HD constexpr auto tuple_of(std::integer_sequence<T, Is...>) {
-  return int_sequence<int64_t(Is)...>{};
+  return tuple<std::integral_constant<T, Is>...>{};
 }
 template <class T>
 using TupleOf = std::remove_cvref_t<decltype(tuple_of(std::declval<T>()))>;
@@ -41,8 +41,8 @@ inline constexpr bool kTupleLike = is_tuple_like_v<T>;
 
 template <class T>
 struct StaticBool : std::false_type {};
-template <bool B>
-struct StaticBool<std::bool_constant<B>> : std::true_type {};
+template <class T, T V>
+struct StaticBool<std::integral_constant<T, V>> : std::true_type {};
 template <int64_t N>
 struct StaticBool<Int<N>> : std::true_type {};
 template <class R>

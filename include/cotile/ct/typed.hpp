@@ -85,6 +85,14 @@ struct Arg<Int<N>> {
   COTILE_HD static constexpr void gather(const Int<N>&, V*) {}
 };
 
+// A standard integral constant: the static integer of its value.
+template <class T, T V>
+struct Arg<std::integral_constant<T, V>, std::enable_if_t<is_static_int<std::integral_constant<T, V>>::value>>
+    : Arg<Int<int64_t(V)>> {
+  template <class W>
+  COTILE_HD static constexpr void gather(const std::integral_constant<T, V>&, W*) {}
+};
+
 template <class T>
 struct Arg<T, std::enable_if_t<std::is_integral_v<T>>> {
   static constexpr int slots = 1;
