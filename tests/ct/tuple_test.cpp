@@ -289,6 +289,19 @@ TEST(IntTupleFunctions, EvenlyDividesIsStaticWhereTheLeavesAre) {
   static_assert(decltype(size(logical_divide(make_layout(make_shape(_32{}, _64{})), tile_ok)))::value == 32 * 64);
 }
 
+TEST(IntTupleFunctions, DomainDistributeTilesTheShapeInOrder) {
+  // 6 elements of (_15,_14): 3 from the first mode, 2 from the second; static.
+  const auto d = domain_distribute(make_shape(Int<15>{}, Int<14>{}), _6{});
+  static_assert(is_static_v<decltype(d)>);
+  EXPECT_EQ(to_string(d), "(_3,_2):(_1,_15)");
+  static_assert(is_constant_v<1, decltype(evenly_divides(make_shape(Int<15>{}, Int<14>{}), d))>);
+  const auto l = make_layout(make_shape(make_shape(_64{}, _3{}), make_shape(_8{}, _8{})));
+  const auto e = domain_distribute(l, _128{});  // of a layout: of its shape
+  EXPECT_EQ(to_string(e), "(_64,_2):(_1,_192)");
+  static_assert(decltype(size(zipped_divide(l, e)))::value == 64 * 3 * 8 * 8);
+  for (int i = 1; i < 128; ++i) EXPECT_LT(e(opaque(i - 1)), e(opaque(i)));
+}
+
 TEST(IntTupleFunctions, MaxAndMinOfATuple) {
   static_assert(std::is_same_v<decltype(max(make_tuple(_8{}, make_tuple(_1{}, _2{})))), _8>);
   static_assert(std::is_same_v<decltype(min(make_tuple(_8{}, make_tuple(_3{}, _2{})))), _2>);

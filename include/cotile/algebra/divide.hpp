@@ -36,6 +36,30 @@ COTILE_HD constexpr Int evenly_divides(const IntTuple& s, const IntTuple& t) {
   return evenly_divides(s, tile_of_shape(t));
 }
 
+// domain_distribute(A, n): a tile of (at most) n elements of the domain of shape A, taken from A's
+// leaves first to last, each giving what it shares with what is still wanted:
+//   g_i = gcd(a_i, n_i), n_0 = n, n_(i+1) = n_i / g_i;  R = coalesce((g_0, g_1, ...):(compact
+//   column-major strides of A's leaves)).
+// Ensures: size(R) divides n (n_last = 1: size(R) == n); evenly_divides(A, R) == _1; R is
+// strictly increasing (each g_i keeps the lowest indices of its leaf). Requires A and n static
+// (their gcds decide the result's shape; CuTe requires it too), n >= 1.
+// Example: (_15,_14) and _6: g = (_3, _2), R = (_3,_2):(_1,_15).
+COTILE_HD constexpr Layout domain_distribute(const IntTuple& a, const Int& n) {
+  const IntTuple flat = flatten(wrap(a));
+  if (!is_static(flat) || !n.is_static)
+    fail("domain_distribute", "the shape and the size must be static", "use static Int<N> extents and size",
+         arg("shape", a), arg("size", I(n)));
+  if (n.value < 1) fail("domain_distribute", "the size must be positive", nullptr, arg("size", I(n)));
+  IntTuple shape = IntTuple::tuple();
+  Int wanted = n;
+  for (int i = 0; i < flat.rank(); ++i) {
+    const Int g = gcd(flat.leaf_at(i), wanted);
+    shape.push_back(I(g));
+    wanted = wanted / g;
+  }
+  return coalesce(Layout{shape, compact_col_major(flat)});
+}
+
 // zip2_by(L, T): gather the rank-2 (tile, rest) modes found at the terminals of the tiler T into
 // ((tile_0, tile_1, ...), (rest_0, rest_1, ..., modes of L beyond rank(T))).
 COTILE_HD constexpr Layout zip2_by(const Layout& l, const Tile& guide) {

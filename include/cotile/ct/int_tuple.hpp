@@ -7,7 +7,8 @@
 //     inner_product(a, b) = sum a_i b_i;  lex_less, colex_less: the orders of coordinates;
 //     a == b, a != b on tuples: congruent and equal leaf by leaf (static where the leaves are);
 //     congruent, weakly_congruent, compatible (of tuples or layouts' shapes): always static but
-//     compatible, which compares sizes;  evenly_divides(shape, tiler): whole tiles.
+//     compatible, which compares sizes;  evenly_divides(shape, tiler): whole tiles;
+//     domain_distribute(shape, n): a tile of n elements that divides the shape evenly.
 #pragma once
 
 #include "integer_ops.hpp"
@@ -98,6 +99,12 @@ struct EvenlyDivides {
   template <class A>
   constexpr EInt operator()(const A& s, const Tile& t) const {
     return ::cotile::evenly_divides(shape_of(s), t);
+  }
+};
+struct DomainDistribute {
+  template <class A>
+  constexpr EL operator()(const A& a, const EInt& n) const {
+    return ::cotile::domain_distribute(shape_of(a), n);
   }
 };
 struct TupleNotEqual {
@@ -193,6 +200,14 @@ COTILE_HD COTILE_INLINE constexpr auto compatible(const A& a, const B& b) {
 template <class S, class T>
 COTILE_HD COTILE_INLINE constexpr auto evenly_divides(const S& s, const T& t) {
   return lift<op::EvenlyDivides, tuple_kind<S>, Kind::kTile>(s, t);
+}
+
+// domain_distribute(shape, n): an ordered tile of (at most) n elements of the shape's domain (or a
+// layout's shape), gcd by gcd from the first leaf; static arguments (as CuTe's).
+// domain_distribute(make_shape(_15{}, _14{}), _6{}) is (_3,_2):(_1,_15).
+template <class S, class N>
+COTILE_HD COTILE_INLINE constexpr auto domain_distribute(const S& s, const N& n) {
+  return lift<op::DomainDistribute, tuple_kind<S>, Kind::kInt>(s, n);
 }
 
 }  // namespace cotile::ct
