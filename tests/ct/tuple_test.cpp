@@ -107,6 +107,11 @@ TEST(Tuple, IntegerSequencesOfTKeepTheirType) {
   EXPECT_EQ(to_string(l), "(_4,_2):(_1,_4)");
   static_assert(std::is_same_v<decltype(l(integral_constant<size_t, 1>{}, _1{})), _5>);
   static_assert(is_constant_v<1, integral_constant<bool, true>> && !is_static_int<std::true_type>::value);
+  // C<v> (CuTe's) is the integral constant of v; _mN is -N.
+  static_assert(std::is_same_v<C<42>, integral_constant<int, 42>> && std::is_same_v<C<true>, std::true_type>);
+  static_assert(std::is_same_v<decltype(C<6>{} * _m2{}), Int<-12>> && _m32::value == -32 && _262144::value == 1 << 18);
+  const auto big = make_layout(make_shape(_2{}, _160{}), make_stride(C<262144>{}, _1{}));
+  EXPECT_EQ(to_string(big), "(_2,_160):(_262144,_1)");
 }
 
 TEST(TupleAlgorithms, StaticInStaticOut) {
