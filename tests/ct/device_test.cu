@@ -13,7 +13,7 @@ using namespace cotile::ct;
 namespace {
 
 constexpr int kThreads = 64;
-constexpr int kPerThread = 11;
+constexpr int kPerThread = 16;
 
 __global__ void evaluate(int64_t* out, int64_t ld) {
   const int t = int(threadIdx.x);
@@ -53,6 +53,17 @@ __global__ void evaluate(int64_t* out, int64_t ld) {
   const auto tup = make_tuple(t, _3{}, ld);
   o[9] = fold(reverse(tup), _0{}, [](auto a, auto x) { return a * _2{} + x; });  // (2 ld + 3) 2 + t
   o[10] = apply(tuple_cat(select<1, 0>(tup), make_tuple(_5{})), [](auto a, auto b, auto c) { return a * b + c; });
+  // zip_with over two tuples, the quantifiers, and the shape predicates on run-time values.
+  o[11] = transform_apply(
+      make_tuple(t, _2{}), make_tuple(_3{}, ld), [](auto a, auto b) { return a * b; },
+      [](auto a, auto b) { return a + b; });
+  const auto even = [](auto x) { return x % _2{} == _0{}; };
+  o[12] = int(all_of(make_tuple(t, _4{}), even)) + 2 * int(none_of(make_tuple(t, ld), [](auto x) { return x == 5; }));
+  o[13] = evenly_divides(make_shape(t + 1, _8{}), make_shape(_2{}, _4{}));
+  o[14] = domain_distribute(make_shape(Int<15>{}, Int<14>{}), _6{})(t % 6);
+  // An integer sequence of uint32_t: static integers times a run-time one; a static predicate.
+  o[15] = fold(make_integer_sequence<uint32_t, 4>{}, int64_t(0), [t](auto a, auto c) { return a + c * t; }) +
+          100 * decltype(weakly_congruent(make_shape(t, _2{}), make_shape(_1{}, make_shape(_2{}, ld))))::value;
 }
 
 }  // namespace
@@ -107,6 +118,11 @@ int main() {
     check(t, 8, eval(sw, I(D(t * 37 % 8192))));
     check(t, 9, (2 * ld + 3) * 2 + t);
     check(t, 10, 3 * t + 5);
+    check(t, 11, 3 * t + 2 * ld);
+    check(t, 12, (t % 2 == 0 ? 1 : 0) + 2 * (t != 5 ? 1 : 0));
+    check(t, 13, evenly_divides(make_tuple(I(D(t + 1)), I(S(8))), make_tuple(I(S(2)), I(S(4)))).value);
+    check(t, 14, eval(domain_distribute(make_tuple(I(S(15)), I(S(14))), S(6)), t % 6).value);
+    check(t, 15, 6 * t + 100);
   }
   std::printf("%d passed, %d failed\n", checks - failures, failures);
   return failures ? 1 : 0;
