@@ -280,6 +280,9 @@ TEST(IntTupleFunctions, EvenlyDividesIsStaticWhereTheLeavesAre) {
   const auto tile_ok = make_tile(make_layout(_8{}, _2{}), _32{});
   const auto tile_bad = make_tile(make_layout(_8{}, _3{}), _32{});
   static_assert(is_constant_v<1, decltype(evenly_divides(make_shape(_32{}, _64{}), tile_ok))>);
+  static_assert(std::is_same_v<std::remove_cv_t<decltype(tile_ok)>, Tile<decltype(make_layout(_8{}, _2{})), _32>>);
+  static_assert(is_constant_v<0, decltype(evenly_divides(make_shape(_32{}, _64{}),
+                                                         Tile<decltype(make_layout(_8{}, _3{})), _32>{}))>);
   static_assert(is_constant_v<0, decltype(evenly_divides(make_shape(_32{}, _64{}), tile_bad))>);
   static_assert(is_constant_v<1, decltype(evenly_divides(make_layout(make_shape(_6{}, _64{})), make_tile(_, _32{})))>);
   // Run-time values: a run-time answer.

@@ -97,7 +97,7 @@ struct Compatible {
 };
 struct EvenlyDivides {
   template <class A>
-  constexpr EInt operator()(const A& s, const Tile& t) const {
+  constexpr EInt operator()(const A& s, const ETile& t) const {
     return ::cotile::evenly_divides(shape_of(s), t);
   }
 };

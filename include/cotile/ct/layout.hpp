@@ -117,7 +117,7 @@ struct Lawful {
 };
 struct Composition : Lawful {
   constexpr EL operator()(const EL& a, const EL& b) const { return composition(a, b, opt); }
-  constexpr EL operator()(const EL& a, const Tile& t) const { return composition(a, t, opt); }
+  constexpr EL operator()(const EL& a, const ETile& t) const { return composition(a, t, opt); }
 };
 struct Complement : Lawful {
   constexpr EL operator()(const EL& l) const { return complement(l, opt); }
@@ -132,7 +132,7 @@ struct RightInverse : Lawful {
 #define COTILE_CT_TILER_OP(NAME, FN)                                                               \
   struct NAME : Lawful {                                                                           \
     constexpr EL operator()(const EL& a, const EL& b) const { return FN(a, tile_layout(b), opt); } \
-    constexpr EL operator()(const EL& a, const Tile& t) const { return FN(a, t, opt); }            \
+    constexpr EL operator()(const EL& a, const ETile& t) const { return FN(a, t, opt); }           \
   };
 COTILE_CT_TILER_OP(LogicalDivide, logical_divide)
 COTILE_CT_TILER_OP(ZippedDivide, zipped_divide)

@@ -14,7 +14,8 @@
 
 namespace cotile::ct {
 
-using EInt = ::cotile::Int;  // the engine's integer (ct::Int<N> is the static integer type)
+using EInt = ::cotile::Int;    // the engine's integer (ct::Int<N> is the static integer type)
+using ETile = ::cotile::Tile;  // the engine's tiler (ct::Tile<...> is CuTe's tuple of tilers)
 using ::cotile::IntTuple;
 
 // A tuple's structure (preorder codes) and leaves; a dynamic leaf holds its slot number.

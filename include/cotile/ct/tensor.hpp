@@ -13,10 +13,10 @@ namespace cotile::ct {
 namespace op {
 // slice(c, L) and its offset (slice.hpp); two lifts of the same engine function.
 struct SliceLayout {
-  constexpr EL operator()(const EL& l, const Tile& c) const { return slice_and_offset(c, l).layout; }
+  constexpr EL operator()(const EL& l, const ETile& c) const { return slice_and_offset(c, l).layout; }
 };
 struct SliceOffset {
-  constexpr EInt operator()(const EL& l, const Tile& c) const { return slice_and_offset(c, l).offset; }
+  constexpr EInt operator()(const EL& l, const ETile& c) const { return slice_and_offset(c, l).offset; }
 };
 }  // namespace op
 

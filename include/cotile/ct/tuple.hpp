@@ -202,6 +202,8 @@ template <class... Ts>
 using Coord = tuple<Ts...>;
 template <class... Ts>
 using Step = tuple<Ts...>;
+template <class... Ts>
+using Tile = tuple<Ts...>;  // of tilers: layouts, integers, '_' (make_tile)
 
 // --- making tuples --------------------------------------------------------------------------
 

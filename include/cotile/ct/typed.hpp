@@ -78,7 +78,7 @@ struct Arg<Int<N>> {
   using value_type = int;
   static constexpr EInt engine_int(Tape*, int, const int64_t* = nullptr) { return S(N); }
   static constexpr IntTuple engine_tuple(Tape* t, int f, const int64_t* v = nullptr) { return I(engine_int(t, f, v)); }
-  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
+  static constexpr ETile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
     return tile_int(engine_int(t, f, v));
   }
   template <class V>
@@ -101,7 +101,7 @@ struct Arg<T, std::enable_if_t<std::is_integral_v<T>>> {
     return t ? t->input(f) : D(v ? v[f] : 0);
   }
   static constexpr IntTuple engine_tuple(Tape* t, int f, const int64_t* v = nullptr) { return I(engine_int(t, f, v)); }
-  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
+  static constexpr ETile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
     return tile_int(engine_int(t, f, v));
   }
   template <class V>
@@ -114,7 +114,7 @@ template <>
 struct Arg<Underscore> {
   static constexpr int slots = 0;
   using value_type = int;
-  static constexpr Tile engine_tile(Tape*, int, const int64_t* = nullptr) { return tile_underscore(); }
+  static constexpr ETile engine_tile(Tape*, int, const int64_t* = nullptr) { return tile_underscore(); }
   template <class V>
   COTILE_HD static constexpr void gather(const Underscore&, V*) {}
 };
@@ -126,7 +126,7 @@ struct Arg<Tuple<S>> {
   static constexpr IntTuple engine_tuple(Tape* t, int f, const int64_t* v = nullptr) {
     return t ? expand(S, nullptr, t, f) : expand(S, v ? v + f : nullptr, nullptr, 0);
   }
-  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
+  static constexpr ETile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
     return tile_of_shape(engine_tuple(t, f, v));
   }
   template <class V>
@@ -145,7 +145,7 @@ struct Arg<Layout<S>> {
                               expand(S.stride, v ? v + f : nullptr, nullptr, 0)};
     return ::cotile::Layout{expand(S.shape, nullptr, t, f), expand(S.stride, nullptr, t, f)};
   }
-  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
+  static constexpr ETile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
     return tile_layout(engine_layout(t, f, v));
   }
   template <class V>
@@ -165,8 +165,8 @@ struct Arg<tuple<Ts...>> {
     ((r.push_back(Arg<Ts>::engine_tuple(t, at, v)), at += Arg<Ts>::slots), ...);
     return r;
   }
-  static constexpr Tile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
-    Tile r = Tile::tuple();
+  static constexpr ETile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
+    ETile r = ETile::tuple();
     int at = f;
     ((r.push_back(Arg<Ts>::engine_tile(t, at, v)), at += Arg<Ts>::slots), ...);
     return r;
