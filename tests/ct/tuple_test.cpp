@@ -146,6 +146,27 @@ TEST(TupleAlgorithms, RunTimeValuesComputedAtRunTime) {
   EXPECT_EQ((transform(opaque(6), [](int x) { return x + 1; })), 7);  // a non-tuple: f(x)
 }
 
+// The typed integer tuples that lifted operations return (shape(L), stride(L), ...) are tuples to
+// the algorithms, element by element, as CuTe's shapes are.
+TEST(TupleAlgorithms, ShapesAndStridesOfLayoutsAreTuples) {
+  const auto l = make_layout(make_shape(_2{}, make_shape(opaque(3), _4{})));  // (_2,(3,_4)):(_1,(_2,6))
+  const auto s = shape(l);
+  static_assert(tuple_size_v<decltype(s)> == 2 && tuple_size_v<decltype(stride(l))> == 2);
+  std::string order;
+  for_each(s, [&](const auto& x) { order += to_string(x) + " "; });
+  EXPECT_EQ(order, "_2 (3,_4) ");
+  const auto sizes = transform(s, [](const auto& x) { return size(x); });  // (_2, 12)
+  static_assert(std::is_same_v<std::remove_cvref_t<decltype(get<0>(sizes))>, _2>);
+  EXPECT_EQ(get<1>(sizes), 12);
+  EXPECT_EQ(fold(stride(l), 0, [](auto a, const auto& x) { return a + rank(x); }), 1 + 2);
+  static_assert(decltype(find(stride(make_layout(make_shape(_2{}, _4{}))), _2{}))::value == 1);  // (_1,_2)
+  EXPECT_TRUE(all_of(get<1>(stride(l)), [](auto d) { return d > 1; }));                          // (_2,6)
+  EXPECT_EQ(transform_apply(
+                s, make_tuple(_10{}, Int<100>{}), [](const auto& x, auto w) { return size(x) * w; },
+                [](auto a, auto b) { return a + b; }),
+            2 * 10 + 12 * 100);
+}
+
 TEST(TupleAlgorithms, Find) {
   static_assert(decltype(find<int>(tuple<_1, float, int>{_1{}, 1.5f, 7}))::value == 2);
   static_assert(decltype(find<double>(tuple<_1, float, int>{}))::value == 3);  // none: the length

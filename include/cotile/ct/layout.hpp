@@ -254,6 +254,21 @@ requires(!is_tuple_like_v<T> && !is_array_v<T>)  // a ct::tuple's or array's get
     COTILE_HD COTILE_INLINE constexpr auto get(const T& x) {
   return lift<op::Get<Is...>, tuple_kind<T>>(x);
 }
+// The typed integer tuple Tuple<S> (shape(L), stride(L), compact_col_major(S), ...) read by the
+// tuple algorithms as the ct::tuple of its elements get<0>(t), get<1>(t), ... (each Int<N>, a
+// run-time integer or a Tuple), so that transform(shape(L), f), for_each(stride(L), f) work as
+// in CuTe; tuple_size is its rank.
+template <auto S>
+struct TupleView<Tuple<S>> {
+  static constexpr size_t rank = size_t(decltype(lift<op::Rank, Kind::kTuple>(std::declval<const Tuple<S>&>()))::value);
+  COTILE_HD static constexpr auto of(const Tuple<S>& t) {
+    return [&]<size_t... Is>(std::index_sequence<Is...>) { return make_tuple(get<int(Is)>(t)...); }
+    (std::make_index_sequence<rank>{});
+  }
+};
+template <auto S>
+struct tuple_size<Tuple<S>> : std::integral_constant<size_t, TupleView<Tuple<S>>::rank> {};
+
 // shape<I...>(L), stride<I...>(L): of the whole layout, or of mode I... . An integer tuple (or
 // integer) is its own shape, as in CuTe: shape<I...>(t) = get<I...>(t).
 template <int... Is, class L>

@@ -139,6 +139,10 @@ template <class T, T... Is>
 struct is_tuple_like<std::integer_sequence<T, Is...>> : std::true_type {};
 template <class T>
 inline constexpr bool is_tuple_like_v = is_tuple_like<std::remove_cvref_t<T>>::value;
+// A type the tuple algorithms read as the ct::tuple TupleView<T>::of(t) (the typed integer tuple
+// Tuple<S> that lifted operations return: layout.hpp); no view by default.
+template <class T>
+struct TupleView {};
 
 // Of a ct::tuple or an integer sequence; of any other type, std::tuple_size's answer (std::tuple,
 // std::pair, std::array), as CuTe's tuple_size does.

@@ -24,9 +24,15 @@ namespace cotile::ct {
 namespace detail {
 // A tuple as the algorithms read it: a ct::tuple as it is, an integer sequence of T as its
 // static integers std::integral_constant<T, i> (as CuTe's integer sequences are read).
+// (A type with a TupleView, such as Tuple<S>, as the ct::tuple of its elements.)
+template <class T>
+concept Viewed = requires(const T& t) {
+  TupleView<T>::of(t);
+};
 template <class T>
 COTILE_HD constexpr decltype(auto) tuple_of(T&& t) {
-  return std::forward<T>(t);
+  if constexpr (Viewed<std::remove_cvref_t<T>>) return TupleView<std::remove_cvref_t<T>>::of(t);
+  else return std::forward<T>(t);
 }
 template <class T, T... Is>
 COTILE_HD constexpr auto tuple_of(std::integer_sequence<T, Is...>) {
@@ -37,7 +43,7 @@ using TupleOf = std::remove_cvref_t<decltype(tuple_of(std::declval<T>()))>;
 template <class T>
 inline constexpr size_t kSize = tuple_size_v<TupleOf<T>>;
 template <class T>
-inline constexpr bool kTupleLike = is_tuple_like_v<T>;
+inline constexpr bool kTupleLike = is_tuple_like_v<T> || Viewed<std::remove_cvref_t<T>>;
 
 template <class T>
 struct StaticBool : std::false_type {};
