@@ -222,6 +222,50 @@ TEST(TupleAlgorithms, Rearranging) {
   static_assert(std::is_same_v<decltype(get<0>(a)), _1> && std::is_same_v<decltype(get<1>(p)), _1>);
 }
 
+TEST(TupleAlgorithms, BuildingAndRestructuring) {
+  static_assert(std::is_same_v<decltype(tuple_repeat<3>(_2{})), tuple<_2, _2, _2>>);
+  static_assert(std::is_same_v<decltype(repeat<2>(_)), tuple<Underscore, Underscore>>);
+  EXPECT_EQ(repeat<1>(opaque(5)), 5);  // repeat<1>(x) is x itself
+  static_assert(std::is_same_v<decltype(repeat_like(make_shape(_2{}, make_shape(opaque(3), _4{})), _)),
+                               tuple<Underscore, tuple<Underscore, Underscore>>>);
+  const auto l = make_layout(make_shape(_2{}, make_shape(opaque(3), _4{})));
+  static_assert(std::is_same_v<decltype(repeat_like(shape(l), _0{})), tuple<_0, tuple<_0, _0>>>);
+  EXPECT_EQ(get<0>(wrap(opaque(3))), 3);
+  static_assert(std::is_same_v<decltype(wrap(make_tuple(_1{}, _2{}))), tuple<_1, _2>>);
+  EXPECT_EQ(unwrap(make_tuple(make_tuple(opaque(7)))), 7);
+  static_assert(std::is_same_v<decltype(unwrap(make_tuple(make_tuple(_1{}, _2{})))), tuple<_1, _2>>);
+  const auto t = make_tuple(_1{}, opaque(3));
+  const auto i = insert<1>(t, _2{});
+  static_assert(std::is_same_v<decltype(i), const tuple<_1, _2, int>>);
+  EXPECT_EQ(get<2>(i), 3);
+  EXPECT_EQ(get<2>(insert<2>(t, opaque(9))), 9);    // at the end
+  EXPECT_EQ(get<0>(insert<0>(t, opaque(10))), 10);  // at the front
+  const auto f = replace_front(t, opaque(4));
+  const auto b = replace_back(t, _8{});
+  EXPECT_EQ(get<0>(f) * 10 + get<1>(f), 43);
+  static_assert(std::is_same_v<decltype(b), const tuple<_1, _8>>);
+  EXPECT_EQ(replace_back(opaque(2), 6), 6);  // a non-tuple: x
+}
+
+TEST(TupleAlgorithms, Leaves) {
+  const auto n = make_tuple(opaque(1), make_tuple(_2{}, make_tuple(opaque(3))), 4);
+  std::string order;
+  for_each_leaf(n, [&](auto x) { order += std::to_string(int(x)); });
+  EXPECT_EQ(order, "1234");
+  const auto d = transform_leaf(n, [](auto x) { return x * _2{}; });
+  static_assert(std::is_same_v<std::remove_cvref_t<decltype(get<1, 0>(d))>, _4>);
+  EXPECT_EQ((get<1, 1, 0>(d)), 6);
+  const auto s = transform_leaf(n, d, [](auto x, auto y) { return x + y; });  // 3x
+  EXPECT_EQ((get<0>(s) + get<1, 1, 0>(s) + get<2>(s)), 3 + 9 + 12);
+  const auto flat = flatten_to_tuple(n);
+  static_assert(std::is_same_v<decltype(flat), const tuple<int, _2, int, int>>);
+  EXPECT_EQ(get<2>(flat), 3);
+  static_assert(std::is_same_v<decltype(flatten_to_tuple(_5{})), tuple<_5>>);
+  const auto l = make_layout(make_shape(_2{}, make_shape(opaque(3), _4{})));
+  EXPECT_EQ(get<1>(flatten_to_tuple(shape(l))), 3);
+  static_assert(tuple_size_v<decltype(flatten_to_tuple(stride(l)))> == 3);
+}
+
 TEST(TupleAlgorithms, StaticIntegerComparisons) {
   static_assert(is_constant_v<1, decltype(_4{} * _8{} == _32{})>);
   static_assert(is_constant_v<0, decltype(_4{} != _4{})>);

@@ -9,9 +9,11 @@
 //     find<X>(t)                 = Int<the first i whose type is X>, or Int<n>;  find(t, x) = find_if(t, == x)
 //     reverse(t) = (t_{n-1}, ..., t_0);  append(t, x), prepend(t, x), tuple_cat(t, u, ...),
 //     take<B, E>(t) = (t_B, ..., t_{E-1}),  select<I...>(t) = (t_I...),  front(t) = t_0,  back(t) = t_{n-1}
-//     any_of / all_of / none_of(t, p): static (std::bool_constant) when every p(t_i) is
-// Each is one expansion over an index sequence: no recursion in the instantiation depth, no
-// storage but the result's.
+//     any_of / all_of / none_of(t, p): static (std::bool_constant) when every p(t_i) is static;
+//     tuple_repeat<N>(x), repeat<N>(x), repeat_like(t, x), wrap, unwrap, insert<N>(t, x),
+//     replace_front/back(t, x);  for_each_leaf, transform_leaf, flatten_to_tuple (over leaves)
+// Each is one expansion over an index sequence (the leaf ones one per level of nesting): no
+// recursion along a tuple in the instantiation depth, no storage but the result's.
 #pragma once
 
 #include <type_traits>
@@ -295,6 +297,94 @@ requires detail::kTupleLike<T> COTILE_HD constexpr auto append(const T& t, const
 template <class T, class X>
 requires detail::kTupleLike<T> COTILE_HD constexpr auto prepend(const T& t, const X& x) {
   return tuple_cat(make_tuple(x), t);
+}
+
+// --- building and restructuring ---------------------------------------------------------------
+
+// tuple_repeat<N>(x) = (x, ..., x), N times;  repeat<N>(x) the same, but x itself for N == 1.
+template <size_t N, class X>
+COTILE_HD constexpr auto tuple_repeat(const X& x) {
+  return [&]<size_t... Is>(std::index_sequence<Is...>) { return make_tuple(((void)Is, x)...); }
+  (std::make_index_sequence<N>{});
+}
+template <size_t N, class X>
+COTILE_HD constexpr auto repeat(const X& x) {
+  if constexpr (N == 1) return x;
+  else return tuple_repeat<N>(x);
+}
+// repeat_like(t, x): t's nesting with x at every leaf (e.g. repeat_like(shape, _) slices all).
+template <class T, class X>
+COTILE_HD constexpr auto repeat_like(const T& t, const X& x) {
+  if constexpr (detail::kTupleLike<T>) return transform(t, [&x](const auto& a) { return repeat_like(a, x); });
+  else return x;
+}
+// wrap(x) = (x) for a non-tuple, x for a tuple;  unwrap((x)) = unwrap(x), anything else unchanged.
+template <class T>
+COTILE_HD constexpr auto wrap(const T& t) {
+  if constexpr (detail::kTupleLike<T>) return t;
+  else return make_tuple(t);
+}
+template <class T>
+COTILE_HD constexpr auto unwrap(const T& t) {
+  if constexpr (detail::kTupleLike<T>) {
+    if constexpr (detail::kSize<T> == 1) return unwrap(get<0>(detail::tuple_of(t)));
+    else return t;
+  } else {
+    return t;
+  }
+}
+// insert<N>(t, x) = (t_0, ..., t_{N-1}, x, t_N, ...);  replace_front(t, x), replace_back(t, x):
+// t with its first / last element x (x itself for a non-tuple t).
+template <size_t N, class T, class X>
+requires detail::kTupleLike<T> COTILE_HD constexpr auto insert(const T& t, const X& x) {
+  static_assert(N <= detail::kSize<T>, "insert<N>: N is past the tuple's end");
+  return tuple_cat(take<0, N>(t), make_tuple(x), take<N, detail::kSize<T>>(t));
+}
+template <class T, class X>
+COTILE_HD constexpr auto replace_front(const T& t, const X& x) {
+  if constexpr (detail::kTupleLike<T>) {
+    static_assert(detail::kSize<T> > 0, "replace_front: the tuple is empty");
+    return tuple_cat(make_tuple(x), take<1, detail::kSize<T>>(t));
+  } else {
+    return x;
+  }
+}
+template <class T, class X>
+COTILE_HD constexpr auto replace_back(const T& t, const X& x) {
+  if constexpr (detail::kTupleLike<T>) {
+    static_assert(detail::kSize<T> > 0, "replace_back: the tuple is empty");
+    return tuple_cat(take<0, detail::kSize<T> - 1>(t), make_tuple(x));
+  } else {
+    return x;
+  }
+}
+
+// --- leaves -----------------------------------------------------------------------------------
+
+// for_each_leaf(t, f): f on every leaf (non-tuple) of a nested tuple, depth first, in order;
+// transform_leaf(t.., f): t's nesting with f(leaf, ..) at each leaf (the tuples congruent);
+// flatten_to_tuple(t): the leaves as a flat tuple ((x) for a non-tuple x).
+template <class T, class F>
+COTILE_HD constexpr void for_each_leaf(const T& t, F&& f) {
+  if constexpr (detail::kTupleLike<T>) for_each(t, [&f](const auto& a) { for_each_leaf(a, f); });
+  else f(t);
+}
+template <class T, class F>
+COTILE_HD constexpr auto transform_leaf(const T& t, F&& f) {
+  if constexpr (detail::kTupleLike<T>) return transform(t, [&f](const auto& a) { return transform_leaf(a, f); });
+  else return f(t);
+}
+template <class T0, class T1, class F>
+COTILE_HD constexpr auto transform_leaf(const T0& t0, const T1& t1, F&& f) {
+  if constexpr (detail::kTupleLike<T0>)
+    return transform(t0, t1, [&f](const auto& a, const auto& b) { return transform_leaf(a, b, f); });
+  else return f(t0, t1);
+}
+template <class T>
+COTILE_HD constexpr auto flatten_to_tuple(const T& t) {
+  if constexpr (detail::kTupleLike<T>)
+    return apply(t, [](const auto&... a) { return tuple_cat(tuple<>{}, flatten_to_tuple(a)...); });
+  else return make_tuple(t);
 }
 
 }  // namespace cotile::ct
