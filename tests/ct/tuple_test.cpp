@@ -375,6 +375,33 @@ TEST(IntTupleFunctions, DomainDistributeTilesTheShapeInOrder) {
   for (int i = 1; i < 128; ++i) EXPECT_LT(e(opaque(i - 1)), e(opaque(i)));
 }
 
+// The orders derived from lex_less, colex_less and elem_less, against their definitions over
+// every pair of coordinates in [0,3)^2; static where the leaves are.
+TEST(IntTupleFunctions, DerivedOrdersAndSum) {
+  static_assert(is_constant_v<1, decltype(lex_leq(make_tuple(_1{}, _2{}), make_tuple(_1{}, _2{})))>);
+  static_assert(is_constant_v<0, decltype(colex_gtr(make_tuple(_5{}, _2{}), make_tuple(_1{}, _3{})))>);
+  int checks = 0;
+  for (int i = 0; i < 9; ++i) {
+    for (int j = 0; j < 9; ++j) {
+      const auto a = make_tuple(opaque(i / 3), opaque(i % 3)), b = make_tuple(opaque(j / 3), opaque(j % 3));
+      const int ra = i / 3 * 3 + i % 3, rb = j / 3 * 3 + j % 3;  // first leaf most significant
+      const int ca = i % 3 * 3 + i / 3, cb = j % 3 * 3 + j / 3;  // last leaf most significant
+      EXPECT_EQ(lex_leq(a, b), ra <= rb);
+      EXPECT_EQ(lex_gtr(a, b), ra > rb);
+      EXPECT_EQ(lex_geq(a, b), ra >= rb);
+      EXPECT_EQ(colex_leq(a, b), ca <= cb);
+      EXPECT_EQ(colex_gtr(a, b), ca > cb);
+      EXPECT_EQ(colex_geq(a, b), ca >= cb);
+      EXPECT_EQ(elem_gtr(a, b), i / 3 > j / 3 && i % 3 > j % 3);
+      ++checks;
+    }
+  }
+  EXPECT_EQ(checks, 81);
+  static_assert(std::is_same_v<decltype(sum(make_tuple(_1{}, make_tuple(_2{}, _3{})))), _6>);
+  EXPECT_EQ(sum(make_tuple(_2{}, make_tuple(opaque(3), _4{}))), 9);
+  EXPECT_EQ(sum(shape(make_layout(make_shape(_2{}, opaque(5))))), 7);
+}
+
 TEST(IntTupleFunctions, MaxAndMinOfATuple) {
   static_assert(std::is_same_v<decltype(max(make_tuple(_8{}, make_tuple(_1{}, _2{})))), _8>);
   static_assert(std::is_same_v<decltype(min(make_tuple(_8{}, make_tuple(_3{}, _2{})))), _2>);

@@ -76,6 +76,17 @@ struct LexLess {
 struct ColexLess {
   constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return ::cotile::colex_less(a, b); }
 };
+// The other relations of a strict order Less: a > b is b < a, a <= b is !(b < a), a >= b is !(a < b).
+template <class Less, bool Swap, bool Negate>
+struct OrderFrom {
+  constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const {
+    const EInt r = Swap ? Less{}(b, a) : Less{}(a, b);
+    return Negate ? equal(r, S(0)) : r;
+  }
+};
+struct Sum {
+  constexpr EInt operator()(const IntTuple& t) const { return ::cotile::sum(t); }
+};
 // Predicates of profiles and shapes; a layout answers for its shape (as CuTe's do).
 struct Congruent {
   template <class A, class B>
@@ -167,6 +178,28 @@ COTILE_HD COTILE_INLINE constexpr auto lex_less(const A& a, const B& b) {
 template <class A, class B>
 COTILE_HD COTILE_INLINE constexpr auto colex_less(const A& a, const B& b) {
   return lift<op::ColexLess, Kind::kTuple, Kind::kTuple>(a, b);
+}
+// Their other relations (total orders, so the negations are the non-strict orders): lex_leq,
+// lex_gtr, lex_geq, colex_leq, colex_gtr, colex_geq; and elem_gtr(a, b) = elem_less(b, a) (CuTe's
+// elem_leq/elem_geq, the negations of elem_less, are not the leafwise <= and >=: left out).
+#define COTILE_CT_ORDER(name, LESS, SWAP, NEGATE)                                         \
+  template <class A, class B>                                                             \
+  COTILE_HD COTILE_INLINE constexpr auto name(const A& a, const B& b) {                   \
+    return lift<op::OrderFrom<op::LESS, SWAP, NEGATE>, Kind::kTuple, Kind::kTuple>(a, b); \
+  }
+COTILE_CT_ORDER(lex_leq, LexLess, true, true)
+COTILE_CT_ORDER(lex_gtr, LexLess, true, false)
+COTILE_CT_ORDER(lex_geq, LexLess, false, true)
+COTILE_CT_ORDER(colex_leq, ColexLess, true, true)
+COTILE_CT_ORDER(colex_gtr, ColexLess, true, false)
+COTILE_CT_ORDER(colex_geq, ColexLess, false, true)
+COTILE_CT_ORDER(elem_gtr, ElemLess, true, false)
+#undef COTILE_CT_ORDER
+
+// sum(t) = _0 + the leaves of t (the engine's; static where the leaves are).
+template <class T>
+COTILE_HD COTILE_INLINE constexpr auto sum(const T& t) {
+  return lift<op::Sum, Kind::kTuple>(t);
 }
 
 // == and != between integer tuples (ct::tuple or a typed result), when at least one is a ct::tuple.
