@@ -266,6 +266,37 @@ TEST(TupleAlgorithms, Leaves) {
   static_assert(tuple_size_v<decltype(flatten_to_tuple(stride(l)))> == 3);
 }
 
+TEST(TupleAlgorithms, FilterScanUnflatten) {
+  // filter_tuple: keep the run-time elements (each f gives a tuple of what to keep).
+  const auto t = make_tuple(_1{}, opaque(2), _3{}, opaque(4));
+  const auto dyn = filter_tuple(t, [](auto x) {
+    if constexpr (is_static_v<decltype(x)>) return tuple<>{};
+    else return make_tuple(x);
+  });
+  static_assert(std::is_same_v<decltype(dyn), const tuple<int, int>>);
+  EXPECT_EQ(get<0>(dyn) * 10 + get<1>(dyn), 24);
+  const auto pairs =
+      filter_tuple(int_sequence<1, 2>{}, int_sequence<3, 4>{}, [](auto a, auto b) { return make_tuple(a, b); });
+  static_assert(std::is_same_v<decltype(pairs), const tuple<_1, _3, _2, _4>>);
+  // Scans: static values stay static; run-time values are computed.
+  static_assert(std::is_same_v<decltype(iscan(int_sequence<2, 3, 4>{}, _1{}, [](auto a, auto x) { return a * x; })),
+                               tuple<_2, _6, _24>>);
+  static_assert(std::is_same_v<decltype(escan(int_sequence<2, 3, 4>{}, _1{}, [](auto a, auto x) { return a * x; })),
+                               tuple<_1, _2, _6>>);
+  const auto e = escan(make_tuple(_2{}, opaque(3), _4{}), _1{}, [](auto a, auto x) { return a * x; });
+  static_assert(std::is_same_v<std::remove_cvref_t<decltype(get<1>(e))>, _2>);
+  EXPECT_EQ(get<2>(e), 6);
+  static_assert(tuple_size_v<decltype(iscan(tuple<>{}, 0, [](auto a, auto) { return a; }))> == 0);
+  // unflatten: the flat elements in the profile's nesting.
+  const auto u = unflatten(make_tuple(opaque(1), _2{}, opaque(3), _4{}),
+                           make_tuple(_0{}, make_tuple(_0{}, make_tuple(_0{})), _0{}));
+  static_assert(std::is_same_v<decltype(u), const tuple<int, tuple<_2, tuple<int>>, _4>>);
+  EXPECT_EQ((get<1, 1, 0>(u)), 3);
+  EXPECT_EQ(get<0>(u), 1);
+  const auto l = make_layout(make_shape(_2{}, make_shape(opaque(3), _4{})));
+  EXPECT_TRUE(unflatten(flatten_to_tuple(stride(l)), shape(l)) == stride(l));  // (_1,(_2,6))
+}
+
 TEST(TupleAlgorithms, StaticIntegerComparisons) {
   static_assert(is_constant_v<1, decltype(_4{} * _8{} == _32{})>);
   static_assert(is_constant_v<0, decltype(_4{} != _4{})>);

@@ -11,7 +11,8 @@
 //     take<B, E>(t) = (t_B, ..., t_{E-1}),  select<I...>(t) = (t_I...),  front(t) = t_0,  back(t) = t_{n-1}
 //     any_of / all_of / none_of(t, p): static (std::bool_constant) when every p(t_i) is static;
 //     tuple_repeat<N>(x), repeat<N>(x), repeat_like(t, x), wrap, unwrap, insert<N>(t, x),
-//     replace_front/back(t, x);  for_each_leaf, transform_leaf, flatten_to_tuple (over leaves)
+//     replace_front/back(t, x);  for_each_leaf, transform_leaf, flatten_to_tuple (over leaves);
+//     filter_tuple(t.., f) = tuple_cat(f(t_i, ..)...);  iscan, escan (scans);  unflatten(flat, profile)
 // Each is one expansion over an index sequence (the leaf ones one per level of nesting): no
 // recursion along a tuple in the instantiation depth, no storage but the result's.
 #pragma once
@@ -128,6 +129,26 @@ template <class T0, class T1, class T2, class F, class G>
 COTILE_HD constexpr decltype(auto) transform_apply(const T0& t0, const T1& t1, const T2& t2, F&& f, G&& g) {
   static_assert(detail::kSameSize<T0, T1, T2>, "transform_apply: the tuples differ in length");
   return detail::zip_with(f, g, t0, t1, t2);
+}
+
+// filter_tuple(t.., f) = tuple_cat(f(t_0, ..), ..., f(t_{n-1}, ..)): each f returns a tuple of the
+// elements to keep (tuple<>{} for none).
+namespace detail {
+struct TupleCat {
+  template <class... Xs>
+  COTILE_HD constexpr auto operator()(const Xs&... xs) const;
+};
+}  // namespace detail
+template <class T, class F>
+COTILE_HD constexpr auto filter_tuple(const T& t, F&& f) {
+  detail::TupleCat g;
+  return detail::zip_with(f, g, t);
+}
+template <class T0, class T1, class F>
+COTILE_HD constexpr auto filter_tuple(const T0& t0, const T1& t1, F&& f) {
+  static_assert(detail::kSameSize<T0, T1>, "filter_tuple: the tuples differ in length");
+  detail::TupleCat g;
+  return detail::zip_with(f, g, t0, t1);
 }
 
 // for_each(t, f): f on each element in order (on a non-tuple, f(t)).
@@ -289,6 +310,10 @@ COTILE_HD constexpr auto tuple_cat(const Ts&... ts) {
     }(ts...);
   }
 }
+template <class... Xs>
+COTILE_HD constexpr auto detail::TupleCat::operator()(const Xs&... xs) const {
+  return tuple_cat(xs...);
+}
 // append(t, x) = (t_0, ..., t_{n-1}, x);  prepend(t, x) = (x, t_0, ..., t_{n-1}).
 template <class T, class X>
 requires detail::kTupleLike<T> COTILE_HD constexpr auto append(const T& t, const X& x) {
@@ -385,6 +410,64 @@ COTILE_HD constexpr auto flatten_to_tuple(const T& t) {
   if constexpr (detail::kTupleLike<T>)
     return apply(t, [](const auto&... a) { return tuple_cat(tuple<>{}, flatten_to_tuple(a)...); });
   else return make_tuple(t);
+}
+
+// --- scans and unflattening ------------------------------------------------------------------
+
+// iscan(t, v, f) = (v_1, ..., v_n) and escan(t, v, f) = (v_0, ..., v_{n-1}), where v_0 = v and
+// v_{i+1} = f(v_i, t_i): the inclusive and exclusive scans (a static v_i stays static).
+template <class T, class V, class F>
+COTILE_HD constexpr auto iscan(const T& t, const V& v, F&& f) {
+  return get<0>(fold(t, make_tuple(tuple<>{}, v), [&f](const auto& acc, const auto& x) {
+    const auto next = f(get<1>(acc), x);
+    return make_tuple(append(get<0>(acc), next), next);
+  }));
+}
+template <class T, class V, class F>
+COTILE_HD constexpr auto escan(const T& t, const V& v, F&& f) {
+  return get<0>(fold(t, make_tuple(tuple<>{}, v), [&f](const auto& acc, const auto& x) {
+    return make_tuple(append(get<0>(acc), get<1>(acc)), f(get<1>(acc), x));
+  }));
+}
+
+// unflatten(flat, profile): the elements of the flat tuple in the nesting of profile, leaf by leaf
+// in order (flatten_to_tuple(unflatten(flat, profile)) is flat).  Requires: profile has as many
+// leaves as flat has elements.
+namespace detail {
+template <class P, size_t I>
+using ElementOf = std::remove_cvref_t<decltype(get<I>(std::declval<const TupleOf<P>&>()))>;
+template <class P>
+constexpr size_t leaf_count() {
+  if constexpr (kTupleLike<P>) {
+    return []<size_t... Is>(std::index_sequence<Is...>) { return (size_t(0) + ... + leaf_count<ElementOf<P, Is>>()); }
+    (std::make_index_sequence<kSize<P>>{});
+  } else {
+    return 1;
+  }
+}
+// The leaves of P's elements 0 .. sizeof...(Js) - 1.
+template <class P, size_t... Js>
+constexpr size_t leaves_before(std::index_sequence<Js...>) {
+  return (size_t(0) + ... + leaf_count<ElementOf<P, Js>>());
+}
+template <size_t First, class U, class P>
+COTILE_HD constexpr auto unflatten_from(const U& flat, const P& profile) {
+  if constexpr (kTupleLike<P>) {
+    const auto& p = tuple_of(profile);
+    return [&]<size_t... Is>(std::index_sequence<Is...>) {
+      return make_tuple(unflatten_from<First + leaves_before<P>(std::make_index_sequence<Is>{})>(flat, get<Is>(p))...);
+    }
+    (std::make_index_sequence<kSize<P>>{});
+  } else {
+    return get<First>(flat);
+  }
+}
+}  // namespace detail
+template <class T, class P>
+requires detail::kTupleLike<T> COTILE_HD constexpr auto unflatten(const T& flat, const P& profile) {
+  static_assert(detail::leaf_count<P>() == detail::kSize<T>,
+                "unflatten: the profile's leaves and the flat tuple's elements differ in number");
+  return detail::unflatten_from<0>(detail::tuple_of(flat), profile);
 }
 
 }  // namespace cotile::ct
