@@ -90,6 +90,21 @@ TEST(IntTuple, CongruentIsWeaklyCongruentBothWays) {
   EXPECT_EQ(weak_pairs, 8 + 2 + 4 + 2 + 2 + 3);
 }
 
+TEST(IntTuple, ProductLikeTakesProductsAtTheGuidesLeaves) {
+  EXPECT_EQ(str(product_like(T("((_2,_3),_4)"), T("(_1,_1)"))), "(_6,_4)");
+  EXPECT_EQ(str(product_like(T("((_2,3),(_4,(_5,_6)))"), T("(_1,(_1,_1))"))), "(6,(_4,_30))");
+  EXPECT_EQ(str(product_like(T("(_2,_3)"), T("_1"))), "_6");
+  EXPECT_EQ(str(product_like(T("(_2,_3)"), T("(_1,_1)"))), "(_2,_3)");  // congruent: t itself
+  EXPECT_THROW(product_like(T("(_2,_3)"), T("(_1,_1,_1)")), Error);
+}
+
+TEST(IntTuple, ElemScaleScalesEachLeafByItsSubtree) {
+  EXPECT_EQ(str(elem_scale(T("(_2,3)"), T("((_2,_2),4)"))), "(_8,12)");
+  EXPECT_EQ(str(elem_scale(T("_5"), T("(_2,(_3,_4))"))), "_120");
+  EXPECT_EQ(str(elem_scale(T("(_0,4)"), T("(7,_2)"))), "(_0,8)");  // _0 * x stays static
+  EXPECT_THROW(elem_scale(T("(_2,_3)"), T("_4")), Error);
+}
+
 TEST(IntTuple, CompactOrderPutsDynamicOrdersLast) {
   // Dynamic order values count as larger than every static one, left to right.
   EXPECT_EQ(str(compact_order(T("(_4,4,8)"), T("(2,0,_1)"))), "(8,32,_1)");

@@ -157,6 +157,29 @@ COTILE_HD constexpr IntTuple product_each(const IntTuple& t) {
   return r;
 }
 
+// product_like(t, g): g's nesting with, at each leaf of g, the product of t's subtree there
+// (product_each is product_like(t, the rank-1 profile of t)).      Requires g weakly congruent to t
+//   product_like(((_2,_3),_4), (_1,_1)) = (_6,_4);  product_like((_2,_3), _1) = _6
+COTILE_HD constexpr IntTuple product_like(const IntTuple& t, const IntTuple& g) {
+  if (g.is_leaf()) return I(product(t));
+  if (t.is_leaf() || t.rank() != g.rank())
+    fail("product_like", "the guide must be weakly congruent to the tuple", nullptr, arg("tuple", t), arg("guide", g));
+  IntTuple r = IntTuple::tuple();
+  for (int i = 0; i < g.rank(); ++i) r.push_back(product_like(t.get(i), g.get(i)));
+  return r;
+}
+
+// elem_scale(a, b): a's nesting with each leaf a_i scaled by the product of b's subtree there.
+//   Requires a weakly congruent to b.      elem_scale((_2,3), ((_2,_2),4)) = (_8,12)
+COTILE_HD constexpr IntTuple elem_scale(const IntTuple& a, const IntTuple& b) {
+  if (a.is_leaf()) return I(a.value() * product(b));
+  if (b.is_leaf() || a.rank() != b.rank())
+    fail("elem_scale", "a must be weakly congruent to b", nullptr, arg("a", a), arg("b", b));
+  IntTuple r = IntTuple::tuple();
+  for (int i = 0; i < a.rank(); ++i) r.push_back(elem_scale(a.get(i), b.get(i)));
+  return r;
+}
+
 // --- division -------------------------------------------------------------------------------
 
 // ceil_div(a, b):

@@ -431,6 +431,11 @@ TEST(IntTupleFunctions, DerivedOrdersAndSum) {
   static_assert(std::is_same_v<decltype(sum(make_tuple(_1{}, make_tuple(_2{}, _3{})))), _6>);
   EXPECT_EQ(sum(make_tuple(_2{}, make_tuple(opaque(3), _4{}))), 9);
   EXPECT_EQ(sum(shape(make_layout(make_shape(_2{}, opaque(5))))), 7);
+  // product_like and elem_scale: the engine's, lifted.
+  static_assert(is_constant_v<1, decltype(product_like(make_shape(make_shape(_2{}, _3{}), _4{}),
+                                                       make_shape(_1{}, _1{})) == make_shape(_6{}, _4{}))>);
+  const auto scaled = elem_scale(make_shape(_2{}, opaque(3)), make_shape(make_shape(_2{}, _2{}), opaque(4)));
+  EXPECT_EQ(to_string(scaled), "(_8,12)");
 }
 
 TEST(IntTupleFunctions, MaxAndMinOfATuple) {

@@ -84,6 +84,12 @@ struct OrderFrom {
     return Negate ? equal(r, S(0)) : r;
   }
 };
+struct ProductLike {
+  constexpr IntTuple operator()(const IntTuple& t, const IntTuple& g) const { return ::cotile::product_like(t, g); }
+};
+struct ElemScale {
+  constexpr IntTuple operator()(const IntTuple& a, const IntTuple& b) const { return ::cotile::elem_scale(a, b); }
+};
 struct Sum {
   constexpr EInt operator()(const IntTuple& t) const { return ::cotile::sum(t); }
 };
@@ -195,6 +201,18 @@ COTILE_CT_ORDER(colex_gtr, ColexLess, true, false)
 COTILE_CT_ORDER(colex_geq, ColexLess, false, true)
 COTILE_CT_ORDER(elem_gtr, ElemLess, true, false)
 #undef COTILE_CT_ORDER
+
+// product_like(t, guide): guide's nesting with the product of t's subtree at each of its leaves;
+// elem_scale(a, b): a's nesting with each leaf times the product of b's subtree there (the
+// engine's; guide must be weakly congruent to t, and a to b).
+template <class T, class G>
+COTILE_HD COTILE_INLINE constexpr auto product_like(const T& t, const G& guide) {
+  return lift<op::ProductLike, Kind::kTuple, Kind::kTuple>(t, guide);
+}
+template <class A, class B>
+COTILE_HD COTILE_INLINE constexpr auto elem_scale(const A& a, const B& b) {
+  return lift<op::ElemScale, Kind::kTuple, Kind::kTuple>(a, b);
+}
 
 // sum(t) = _0 + the leaves of t (the engine's; static where the leaves are).
 template <class T>
