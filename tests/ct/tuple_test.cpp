@@ -297,6 +297,23 @@ TEST(TupleAlgorithms, FilterScanUnflatten) {
   EXPECT_TRUE(unflatten(flatten_to_tuple(stride(l)), shape(l)) == stride(l));  // (_1,(_2,6))
 }
 
+TEST(TupleAlgorithms, IntTuplesFromAndToPlainValues) {
+  const int v[] = {opaque(7), opaque(8)};
+  const auto m = make_int_tuple<3>(v, 2, 1);  // (7, 8, 1)
+  EXPECT_EQ(get<0>(m) * 100 + get<1>(m) * 10 + get<2>(m), 781);
+  EXPECT_EQ(make_int_tuple<1>(v, 0, 5), 5);
+  tuple<_1, tuple<int, int, _3>, int, _2> r{};
+  const auto rest = fill_int_tuple_from(r, make_tuple(opaque(6), opaque(3), opaque(4), opaque(9)));
+  EXPECT_EQ((get<1, 0>(r)) * 100 + (get<1, 1>(r)) * 10 + get<2>(r), 634);
+  static_assert(tuple_size_v<decltype(rest)> == 1);
+  EXPECT_EQ(get<0>(rest), 9);
+  const auto made = make_int_tuple_from<tuple<int, _4, tuple<_1, int>>>(opaque(2), opaque(5));
+  EXPECT_EQ((get<0>(made) * 10 + get<2, 1>(made)), 25);
+  const auto a = to_array<int>(make_tuple(_1{}, make_tuple(opaque(2), _3{})));
+  static_assert(std::is_same_v<decltype(a), const array<int, 3>>);
+  EXPECT_EQ(a[0] * 100 + a[1] * 10 + a[2], 123);
+}
+
 TEST(TupleAlgorithms, StaticIntegerComparisons) {
   static_assert(is_constant_v<1, decltype(_4{} * _8{} == _32{})>);
   static_assert(is_constant_v<0, decltype(_4{} != _4{})>);

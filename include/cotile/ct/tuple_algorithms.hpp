@@ -12,7 +12,8 @@
 //     any_of / all_of / none_of(t, p): static (std::bool_constant) when every p(t_i) is static;
 //     tuple_repeat<N>(x), repeat<N>(x), repeat_like(t, x), wrap, unwrap, insert<N>(t, x),
 //     replace_front/back(t, x);  for_each_leaf, transform_leaf, flatten_to_tuple (over leaves);
-//     filter_tuple(t.., f) = tuple_cat(f(t_i, ..)...);  iscan, escan (scans);  unflatten(flat, profile)
+//     filter_tuple(t.., f) = tuple_cat(f(t_i, ..)...);  iscan, escan (scans);  unflatten(flat, profile);
+//     make_int_tuple<N>, fill_int_tuple_from, make_int_tuple_from, to_array (to and from plain values)
 // Each is one expansion over an index sequence (the leaf ones one per level of nesting): no
 // recursion along a tuple in the instantiation depth, no storage but the result's.
 #pragma once
@@ -468,6 +469,56 @@ requires detail::kTupleLike<T> COTILE_HD constexpr auto unflatten(const T& flat,
   static_assert(detail::leaf_count<P>() == detail::kSize<T>,
                 "unflatten: the profile's leaves and the flat tuple's elements differ in number");
   return detail::unflatten_from<0>(detail::tuple_of(flat), profile);
+}
+
+// --- integer tuples from and to plain values -----------------------------------------------------
+
+// make_int_tuple<N>(v, n, init) = (v[0], ..., v[n-1], init, ..., init), N elements (just the
+// element for N == 1): run-time values from anything indexable.
+template <size_t N, class V, class X>
+COTILE_HD constexpr auto make_int_tuple(const V& v, int n, const X& init) {
+  static_assert(N > 0, "make_int_tuple<N>: N must be positive");
+  const auto at = [&](size_t i) { return i < size_t(n) ? v[i] : init; };
+  if constexpr (N == 1) {
+    return at(0);
+  } else {
+    return [&]<size_t... Is>(std::index_sequence<Is...>) { return make_tuple(at(Is)...); }
+    (std::make_index_sequence<N>{});
+  }
+}
+// fill_int_tuple_from(r, vals): assigns vals' elements, in order, to r's run-time leaves (depth
+// first; static leaves are skipped) and returns the values not used.
+//   tuple<_1, tuple<int, int, _3>, int> r;  fill_int_tuple_from(r, make_tuple(6, 3, 4)) -> r = (_1,(6,3,_3),4)
+template <class R, class V>
+COTILE_HD constexpr auto fill_int_tuple_from(R& r, const V& vals) {
+  if constexpr (detail::kUnstored<R>) {  // static: nothing to fill
+    return vals;
+  } else if constexpr (is_tuple_v<R>) {
+    return fold(make_int_sequence<int64_t(tuple_size_v<R>)>{}, vals, [&r](const auto& rest, auto i) {
+      constexpr size_t I = size_t(decltype(i)::value);
+      if constexpr (detail::kUnstored<tuple_element_t<I, R>>) return rest;  // static: made by get, skipped
+      else return fill_int_tuple_from(get<I>(r), rest);
+    });
+  } else {
+    static_assert(tuple_size_v<V> > 0, "fill_int_tuple_from: fewer values than run-time leaves");
+    r = get<0>(vals);
+    return take<1, tuple_size_v<V>>(vals);
+  }
+}
+// make_int_tuple_from<R>(x...): an R with its run-time leaves x..., in order.
+template <class R, class... Xs>
+COTILE_HD constexpr R make_int_tuple_from(const Xs&... xs) {
+  R r{};
+  const auto rest = fill_int_tuple_from(r, make_tuple(xs...));
+  static_assert(tuple_size_v<decltype(rest)> == 0, "make_int_tuple_from: more values than run-time leaves");
+  return r;
+}
+// to_array<T>(t): t's leaves, in order, as an array<T, n>.
+template <class T = int64_t, class U>
+COTILE_HD constexpr auto to_array(const U& t) {
+  const auto flat = flatten_to_tuple(t);
+  return [&]<size_t... Is>(std::index_sequence<Is...>) { return array<T, sizeof...(Is)>{T(get<Is>(flat))...}; }
+  (std::make_index_sequence<tuple_size_v<decltype(flat)>>{});
 }
 
 }  // namespace cotile::ct
