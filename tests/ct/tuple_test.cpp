@@ -339,6 +339,13 @@ TEST(IntTupleFunctions, StaticWhereTheEngineIs) {
   static_assert(std::is_same_v<decltype(max(_3{}, _5{})), _5> && std::is_same_v<decltype(min(_3{}, _5{})), _3>);
   static_assert(std::is_same_v<decltype(gcd(_12{}, _8{})), _4> && std::is_same_v<decltype(lcm(_6{}, _4{})), _12>);
   static_assert(std::is_same_v<decltype(lcm(_0{}, _0{})), _0>);
+  // gcd of every leaf of any number of integers and tuples (CuTe's variadic gcd).
+  static_assert(std::is_same_v<decltype(gcd(make_tuple(_12{}, make_tuple(_8{}, Int<20>{})))), _4>);
+  static_assert(std::is_same_v<decltype(gcd(_12{}, Int<18>{}, _8{})), _2>);
+  static_assert(std::is_same_v<decltype(gcd(make_shape(_6{}, _9{}), _12{})), _3>);
+  static_assert(std::is_same_v<decltype(gcd(compact_col_major(make_shape(_4{}, _6{})), _8{})), _1>);  // (_1,_4)
+  static_assert(std::is_same_v<decltype(gcd(tuple<>{})), _0>);                                        // the identity
+  static_assert(std::is_same_v<decltype(size(tuple<>{})), _1>);  // () is an argument like any tuple
   static_assert(std::is_same_v<decltype(ceil_div(_7{}, _2{})), _4> &&
                 std::is_same_v<decltype(round_up(_7{}, _4{})), _8>);
   EXPECT_EQ(max(opaque(3), _5{}), 5);

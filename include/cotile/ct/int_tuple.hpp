@@ -60,6 +60,19 @@ struct ExtremeLeaf {
     return r;
   }
 };
+// The gcd of every leaf of every argument (the engine's gcd folded from _0, its identity).
+struct GcdOfLeaves {
+  template <class... Ts>
+  constexpr EInt operator()(const Ts&... ts) const {
+    EInt r = S(0);
+    (
+        [&] {
+          for (int k = 0; k < ts.num_leaves(); ++k) r = ::cotile::gcd(r, ts.leaf_at(k));
+        }(),
+        ...);
+    return r;
+  }
+};
 // Tuples equal: the same profile (else a static 0) and every pair of leaves equal, as the
 // engine's booleans (static where both leaves are).
 struct TupleEqual {
@@ -144,6 +157,26 @@ COTILE_CT_INT_FUNCTION(gcd, Gcd)
 COTILE_CT_INT_FUNCTION(lcm, Lcm)
 COTILE_CT_INT_FUNCTION(round_up, RoundUp)
 #undef COTILE_CT_INT_FUNCTION
+
+// gcd(t), gcd(x, y, z, ...): the gcd of every leaf of the arguments, integers or tuples (CuTe's
+// variadic gcd); static arguments (the engine's gcd of a run-time value is refused).
+namespace detail {
+template <class T>
+struct IsIntTuple : std::bool_constant<is_tuple_v<T>> {};
+template <auto S>
+struct IsIntTuple<Tuple<S>> : std::true_type {};
+template <class>
+inline constexpr Kind kAsTuple = Kind::kTuple;
+}  // namespace detail
+template <class T>
+requires(detail::IsIntTuple<T>::value) COTILE_HD COTILE_INLINE constexpr auto gcd(const T& t) {
+  return lift<op::GcdOfLeaves, Kind::kTuple>(t);
+}
+template <class X0, class X1, class... Xs>
+requires(sizeof...(Xs) > 0 || !int_operands<X0, X1>) COTILE_HD COTILE_INLINE
+    constexpr auto gcd(const X0& x0, const X1& x1, const Xs&... xs) {
+  return lift<op::GcdOfLeaves, Kind::kTuple, Kind::kTuple, detail::kAsTuple<Xs>...>(x0, x1, xs...);
+}
 
 // max(t), min(t): over every leaf of an integer tuple (CuTe's max/min of one tuple).
 template <class T>

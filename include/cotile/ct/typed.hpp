@@ -159,15 +159,16 @@ template <class... Ts>
 struct Arg<tuple<Ts...>> {
   static constexpr int slots = (0 + ... + Arg<Ts>::slots);
   using value_type = std::common_type_t<int, typename Arg<Ts>::value_type...>;
-  static constexpr IntTuple engine_tuple(Tape* t, int f, const int64_t* v = nullptr) {
+  // (The empty tuple () reads none of its arguments: [[maybe_unused]].)
+  static constexpr IntTuple engine_tuple([[maybe_unused]] Tape* t, int f, [[maybe_unused]] const int64_t* v = nullptr) {
     IntTuple r = IntTuple::tuple();
-    int at = f;
+    [[maybe_unused]] int at = f;
     ((r.push_back(Arg<Ts>::engine_tuple(t, at, v)), at += Arg<Ts>::slots), ...);
     return r;
   }
-  static constexpr ETile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
+  static constexpr ETile engine_tile([[maybe_unused]] Tape* t, int f, [[maybe_unused]] const int64_t* v = nullptr) {
     ETile r = ETile::tuple();
-    int at = f;
+    [[maybe_unused]] int at = f;
     ((r.push_back(Arg<Ts>::engine_tile(t, at, v)), at += Arg<Ts>::slots), ...);
     return r;
   }
@@ -178,8 +179,9 @@ struct Arg<tuple<Ts...>> {
 
  private:
   template <class V, size_t... Is>
-  COTILE_HD static constexpr void gather_each(const tuple<Ts...>& x, V* out, std::index_sequence<Is...>) {
-    int at = 0;
+  COTILE_HD static constexpr void gather_each([[maybe_unused]] const tuple<Ts...>& x, [[maybe_unused]] V* out,
+                                              std::index_sequence<Is...>) {
+    [[maybe_unused]] int at = 0;
     ((Arg<Ts>::gather(get<Is>(x), out + at), at += Arg<Ts>::slots), ...);
   }
 };
