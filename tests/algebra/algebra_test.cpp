@@ -1,6 +1,9 @@
 // The algebra on the spec's layouts (§6, §7) and on documented examples.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "test_util.hpp"
 
 using namespace cotile;
@@ -136,6 +139,36 @@ TEST(Algebra, DomainDistributeIsAnOrderedTileOfTheShape) {
   // All n found: 5 for (_15,_14) (1, 2, 3, 6, 30), 9 and 9 for the two of size 12288 (all but 30),
   // 7 for ((_64,_3)), 7 for (_6,_10,_9), 1 for _7.
   EXPECT_EQ(full, 38);
+}
+
+TEST(Algebra, MaxAlignmentIsTheContiguousVectorMeetingTheRest) {
+  EXPECT_EQ(str(max_alignment(L("(_4,_8):(_1,_16)"))), "_4");
+  EXPECT_EQ(str(max_alignment(L("(_4,_8):(_8,_1)"))), "_32");
+  EXPECT_EQ(str(max_alignment(L("(_4,8):(_1,12)"))), "_4");  // dynamic: extent 1, stride 0
+  EXPECT_EQ(str(max_alignment(L("(_8,_8):(_1,_12)"))), "_4");
+  EXPECT_EQ(str(max_alignment(L("(_2,_4):(_4,_0)"))), "_1");  // no offset 0..1 run
+  EXPECT_EQ(str(max_alignment(L("_16:_0"))), "_1");           // a broadcast: no contiguous run at all
+}
+
+// Its promise over static layouts: the offsets (with their multiplicities) come in aligned blocks
+// of N: each offset o's block [o - o % N, o - o % N + N) is hit, every offset in it equally often.
+TEST(Algebra, MaxAlignmentOffsetsComeInAlignedBlocks) {
+  const char* layouts[] = {"(_4,_8):(_1,_16)",      "(_4,_8):(_8,_1)", "(_8,_8):(_1,_12)", "((_2,_4),_3):((_1,_8),_2)",
+                           "(_2,_2,_4):(_1,_2,_8)", "(_4,_4):(_2,_1)", "(_6,_2):(_1,_6)",  "_8:_2"};
+  int64_t widest = 0;
+  for (const char* text : layouts) {
+    const Layout l = L(text);
+    const int64_t n = max_alignment(l).value;
+    std::vector<int> hits(size_t(cosize(l).value), 0);
+    for (int64_t i = 0; i < size(l).value; ++i) ++hits[size_t(eval(l, i).value)];
+    for (size_t o = 0; o < hits.size(); ++o) {
+      if (hits[o] == 0) continue;
+      const size_t base = o - o % size_t(n);
+      for (size_t k = base; k < base + size_t(n); ++k) EXPECT_EQ(hits[k], hits[o]) << text << " offset " << k;
+    }
+    widest = std::max(widest, n);
+  }
+  EXPECT_EQ(widest, 32);
 }
 
 TEST(Algebra, ZippedTiledFlatDivideRearrangeModes) {

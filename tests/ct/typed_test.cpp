@@ -262,4 +262,21 @@ TEST(Typed, SwizzledLayoutsEvaluateAndTile) {
   for (int i = 0; i < 64 * 128; ++i) ++hits[smem(i)];
   for (int h : hits) EXPECT_EQ(h, 1);
   static_assert(Swizzle<3, 4, 3>{}(0x80) == (0x80 ^ 0x10));
+  // max_alignment: the swizzle keeps blocks of 2^4; the row-major layout's 512 offsets are one
+  // block; the swizzled tiles, gcd(16, _0, ...) = 16 (CuTe's; vectorized copies use it).
+  static_assert(std::is_same_v<decltype(max_alignment(Swizzle<3, 4, 3>{})), _16>);
+  static_assert(std::is_same_v<decltype(max_alignment(atom.layout)), Int<512>>);
+  static_assert(std::is_same_v<decltype(max_alignment(atom)), _16> &&
+                std::is_same_v<decltype(max_alignment(smem)), _16>);
+}
+
+// max_alignment of a layout with run-time parts: static, from the static parts (a run-time
+// extent counts as 1, a run-time stride as a large multiple).
+TEST(Typed, MaxAlignmentComesFromTheStaticParts) {
+  const auto l = make_layout(make_shape(_4{}, opaque(8)), make_stride(_1{}, opaque(12)));
+  static_assert(std::is_same_v<decltype(max_alignment(l)), _4>);
+  static_assert(std::is_same_v<decltype(max_alignment(make_layout(make_shape(_8{}, _8{}), make_stride(_1{}, _12{})))),
+                               _4>);  // gcd(8, 12)
+  static_assert(std::is_same_v<decltype(max_alignment(make_layout(make_shape(_4{}, _8{}), GenRowMajor{}))), _32>);
+  static_assert(std::is_same_v<decltype(max_alignment(_8{})), _8>);
 }

@@ -4,6 +4,7 @@
 #include "../laws/cast.hpp"
 #include "complement.hpp"
 #include "composition.hpp"
+#include "divide.hpp"
 
 namespace cotile {
 
@@ -97,6 +98,27 @@ COTILE_HD constexpr Layout max_common_layout(const Layout& a, const Layout& b, O
   const detail::MaxCommon m = detail::max_common(a, b, opt);
   return lawful(
       opt, [&] { return laws::max_common_layout("max_common_layout", a, b, m.r, m.steps_hold); }, m.r);
+}
+
+// max_alignment(L): the largest N, judged from L's static parts, such that L's offsets come in
+// aligned contiguous blocks of N, each the image of N indices (what upcast<N>(L) needs; CuTe's
+// definition: a dynamic extent counts as 1, a dynamic stride as a large multiple of N, i.e. 0).
+// With F = coalesce(L), its dynamic extents _1 and dynamic strides _0, and
+// P = logical_divide(F, right_inverse(F)) = (the contiguous vector, the rest):
+//   max_alignment(L) = gcd(size(P_0), every stride of P_1).   Always static.
+// Examples: (_4,_8):(_1,_16) -> gcd(_4, _16) = _4;  (_4,_8):(_8,_1) -> _32;  (_4,n):(_1,ld) -> _4.
+COTILE_HD constexpr Int max_alignment(const Layout& l) {
+  const Options cute{false, true, nullptr};  // the algorithms' own results inside: no law is claimed
+  Layout f = coalesce(l);
+  for (int k = 0; k < f.shape.num_leaves(); ++k) {
+    if (!f.shape.leaf_at(k).is_static) f.shape.leaf_at(k) = S(1);
+    if (!f.stride.leaf_at(k).is_static) f.stride.leaf_at(k) = S(0);
+  }
+  const Layout p = logical_divide(f, right_inverse(f, cute), cute);
+  Int r = size(p.get(0));
+  const IntTuple rest = p.get(1).stride;
+  for (int k = 0; k < rest.num_leaves(); ++k) r = gcd(r, rest.leaf_at(k));
+  return r;
 }
 
 }  // namespace cotile

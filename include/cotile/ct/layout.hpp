@@ -159,6 +159,9 @@ struct Downcast {
 struct MaxCommonVector : Lawful {
   constexpr EInt operator()(const EL& a, const EL& b) const { return max_common_vector(a, b, opt); }
 };
+struct MaxAlignment {
+  constexpr EInt operator()(const EL& l) const { return max_alignment(l); }
+};
 struct MaxCommonLayout : Lawful {
   constexpr EL operator()(const EL& a, const EL& b) const { return max_common_layout(a, b, opt); }
 };
@@ -390,6 +393,20 @@ COTILE_HD COTILE_INLINE constexpr auto raked_product(const A& a, const B& b) {
 template <int N, class L>
 COTILE_HD COTILE_INLINE constexpr auto upcast(const L& l) {
   return lift<op::Upcast<N>, Kind::kLayout>(l);
+}
+// max_alignment(L): the widest N (static) with L's offsets in aligned contiguous blocks of N, from
+// its static parts (the engine's, algebra/cast.hpp); of a static integer, itself (CuTe's).
+template <auto S>
+COTILE_HD COTILE_INLINE constexpr auto max_alignment(const Layout<S>& l) {
+  return lift<op::MaxAlignment, Kind::kLayout>(l);
+}
+template <int64_t N>
+COTILE_HD constexpr Int<N> max_alignment(Int<N>) {
+  return {};
+}
+template <class T, T V>
+COTILE_HD constexpr auto max_alignment(std::integral_constant<T, V> c) {
+  return c;
 }
 template <int N, class L>
 COTILE_HD COTILE_INLINE constexpr auto downcast(const L& l) {

@@ -3,6 +3,7 @@
 // layout only carries its typed inner layout and its offset (Int<N> or a run-time integer).
 #pragma once
 
+#include "int_tuple.hpp"
 #include "layout.hpp"
 
 namespace cotile::ct {
@@ -59,6 +60,19 @@ COTILE_HD COTILE_INLINE constexpr auto tile_to_shape(const L& l, const ShapeOrde
   } else {
     return lift<op::TileToShape, Kind::kLayout, tuple_kind<ShapeOrder>...>(l, so...);
   }
+}
+
+// max_alignment: a swizzle keeps the low M bits, so blocks of 2^M; a swizzled layout, the gcd of
+// its swizzle's, its (static) offset's and its layout's (CuTe's).
+template <int B, int M, int S>
+COTILE_HD constexpr auto max_alignment(const Swizzle<B, M, S>&) {
+  return Int<(int64_t(1) << M)>{};
+}
+template <class Sw, class Off, class L>
+COTILE_HD COTILE_INLINE constexpr auto max_alignment(const ComposedLayout<Sw, Off, L>& c) {
+  static_assert(!std::is_integral_v<Off>,
+                "max_alignment(Sw o offset o L): the offset must be static (its alignment is its value)");
+  return gcd(max_alignment(c.swizzle), max_alignment(c.offset), max_alignment(c.layout));
 }
 
 // The engine value (host or device) and the printed form, "Sw<B,M,S> o OFFSET o LAYOUT".
