@@ -1,10 +1,13 @@
 // CuTe's functions of integers and integer tuples on typed values: each lifts the engine's
 // (cotile/int.hpp, cotile/int_tuple.hpp), so a static result is a static type and the rules are
 // written once.
-//     max, min, gcd, lcm, round_up (integers; ceil_div: layout.hpp);
-//     max(t), min(t): the largest / smallest leaf of a tuple;
+//     max, min, gcd, lcm, round_up (integers; ceil_div: layout.hpp);  gcd(x, y, z, ...) of any
+//     number of integers and tuples (their leaves);
+//     max(t), min(t): the largest / smallest leaf of a tuple;  sum(t);
+//     product_like(t, guide), elem_scale(a, b): products of subtrees at another tuple's leaves;
 //     compact_col_major(S[, current]), compact_row_major(S[, current]): the compact strides of S;
-//     inner_product(a, b) = sum a_i b_i;  lex_less, colex_less: the orders of coordinates;
+//     inner_product(a, b) = sum a_i b_i;  lex_less, colex_less: the orders of coordinates, and
+//     their leq/gtr/geq; elem_gtr;
 //     a == b, a != b on tuples: congruent and equal leaf by leaf (static where the leaves are);
 //     congruent, weakly_congruent, compatible (of tuples or layouts' shapes): always static but
 //     compatible, which compares sizes;  evenly_divides(shape, tiler): whole tiles;
