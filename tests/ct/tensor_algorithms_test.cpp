@@ -301,6 +301,39 @@ TEST(TensorAlgorithms, TiledCopyByAtoms) {
   EXPECT_EQ(src, dst);
 }
 
+// Projections: CuTe 7107b0553 printed these layouts and offsets for the same calls (host).
+TEST(Projection, LocalTileAndPartitionAsCute) {
+  float* z = nullptr;
+  const auto mA = ct::make_tensor(ct::make_gmem_ptr(z), ct::make_layout(ct::make_shape(ct::Int<256>{}, ct::Int<32>{})));
+  const auto tiler = ct::make_shape(ct::_128{}, ct::_64{}, _8{});
+  const auto coord = ct::make_coord(1, 2, ct::_);
+  const auto gA = ct::local_tile(mA, tiler, coord, ct::Step<_1, ct::X, _1>{});
+  EXPECT_EQ(ct::to_string(gA.layout()), "(_128,_8,_4):(_1,_256,_2048)");
+  EXPECT_EQ(gA.data().get() - z, 128);
+  const auto mB = ct::make_tensor(ct::make_gmem_ptr(z), ct::make_layout(ct::make_shape(ct::_128{}, ct::Int<32>{})));
+  const auto gB = ct::local_tile(mB, tiler, coord, ct::Step<ct::X, _1, _1>{});
+  EXPECT_EQ(ct::to_string(gB.layout()), "(_64,_8,_4):(_1,_128,_1024)");
+  EXPECT_EQ(gB.data().get() - z, 128);
+  const auto sA = ct::make_tensor(ct::make_smem_ptr(z), ct::make_layout(ct::make_shape(ct::_128{}, _8{})));
+  const auto tC = ct::make_layout(ct::make_shape(ct::_16{}, ct::_16{}));
+  const struct {
+    int thread;
+    int64_t a, b;
+  } cute[] = {{0, 0, 0}, {5, 5, 0}, {17, 1, 1}, {255, 15, 15}};
+  for (const auto& e : cute) {
+    const auto tCsA = ct::local_partition(sA, tC, e.thread, ct::Step<_1, ct::X>{});
+    const auto tCsB = ct::local_partition(sA, tC, e.thread, ct::Step<ct::X, _1>{});
+    EXPECT_EQ(ct::to_string(tCsA.layout()), "(_8,_8):(_16,_128)");
+    EXPECT_EQ(ct::to_string(tCsB.layout()), "(_8,_8):(_16,_128)");
+    EXPECT_EQ(tCsA.data().get() - z, e.a) << e.thread;
+    EXPECT_EQ(tCsB.data().get() - z, e.b) << e.thread;
+  }
+  const auto d = ct::dice(ct::Step<_1, ct::X, _1>{}, ct::make_shape(3, 4, 5));
+  EXPECT_EQ(ct::get<0>(d), 3);
+  EXPECT_EQ(ct::get<1>(d), 5);
+  EXPECT_EQ(ct::to_string(ct::dice(ct::Step<_1, ct::X>{}, tC)), "(_16):(_1)");
+}
+
 TEST(TensorAlgorithms, KernelHelpers) {
   float x[4] = {};
   const auto g = ct::make_gmem_ptr(x + 1);

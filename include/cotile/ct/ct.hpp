@@ -8,6 +8,7 @@
 #include "integer_ops.hpp"
 #include "kernel_helpers.hpp"
 #include "layout.hpp"
+#include "projection.hpp"
 #include "swizzle.hpp"
 #include "tensor.hpp"
 #include "tensor_algorithms.hpp"

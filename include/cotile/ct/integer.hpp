@@ -94,7 +94,13 @@ using C = std::integral_constant<decltype(V), V>;
 
 // '_': keep this mode (slicing), leave this mode alone (tiles).
 struct Underscore {};
+// Under nvcc also a device variable (internal linkage, as nvcc requires without -rdc), so that
+// device code may pass `_` by reference: make_coord(m, n, _), as it may pass _4{}.
+#if defined(__CUDACC__)
+static __device__ constexpr Underscore _{};
+#else
 inline constexpr Underscore _{};
+#endif
 
 template <class T>
 struct is_static_int : std::false_type {};
