@@ -1,11 +1,13 @@
 // A small GEMM written CuTe-style with the typed layer, on the device: C = alpha A B^T + beta C
-// for A (32x8), B (32x8), C (32x32) in global memory. A and B reach shared memory through a tiled
-// copy (partition_S/D; copied element by element, or by copy(tiled_copy, ...) as 16-byte cp.async
-// of Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, float>); each of 128 threads takes its 2x4 part
-// of C, its rows of A and B into registers (make_fragment_like, copy), accumulates (clear, gemm)
-// and writes alpha acc + beta C (axpby). Two ways of dividing C: local_partition (threads as a
-// (16,8) grid), and a tiled MMA of UniversalFMA atoms over the same grid (partition_A/B/C,
-// gemm(mma, ...)). Checked against a double-precision loop on the host. Exit 77 without a GPU.
+// for A (32x8), B (32x8), C (32x32) in global memory, the CTA's tiles taken by one (M,N,K) tiler
+// and its projections (local_tile with Step<_1, X, _1> ...). A and B reach shared memory through a
+// tiled copy (partition_S/D; copied element by element, or by copy(tiled_copy, ...) as 16-byte
+// cp.async of Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, float>); each of 128 threads takes
+// its 2x4 part of C, its rows of A and B into registers (make_fragment_like, copy), accumulates
+// (clear, gemm) and writes alpha acc + beta C (axpby). Two ways of dividing C: local_partition
+// (threads as a (16,8) grid, projected onto A and B), and a tiled MMA of UniversalFMA atoms over
+// the same grid (partition_A/B/C, gemm(mma, ...)). Checked against a double-precision loop on the
+// host. Exit 77 without a GPU.
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -23,9 +25,15 @@ __global__ void small_gemm(const float* A, const float* B, float* C, float alpha
   __shared__ float smem_a[kM * kK];
   __shared__ float smem_b[kN * kK];
   const int tid = int(threadIdx.x);
-  const auto gA = make_tensor(make_gmem_ptr(A), make_layout(make_shape(_32{}, _8{})));  // (M,K) column-major
-  const auto gB = make_tensor(make_gmem_ptr(B), make_layout(make_shape(_32{}, _8{})));  // (N,K)
-  const auto gC = make_tensor(make_gmem_ptr(C), make_layout(make_shape(_32{}, _32{})));
+  // The CTA's tiles of A (M,K), B (N,K), C (M,N) by one (M,N,K) tiler and its projections.
+  const auto mA = make_tensor(make_gmem_ptr(A), make_layout(make_shape(_32{}, _8{})));  // column-major
+  const auto mB = make_tensor(make_gmem_ptr(B), make_layout(make_shape(_32{}, _8{})));
+  const auto mC = make_tensor(make_gmem_ptr(C), make_layout(make_shape(_32{}, _32{})));
+  const auto tiler = make_shape(_32{}, _32{}, _8{});
+  const auto cta = make_coord(0, 0, _);
+  const auto gA = local_tile(mA, tiler, cta, Step<_1, X, _1>{})(_, _, 0);  // (32,8)
+  const auto gB = local_tile(mB, tiler, cta, Step<X, _1, _1>{})(_, _, 0);  // (32,8)
+  const auto gC = local_tile(mC, tiler, cta, Step<_1, _1, X>{});           // (32,32)
   const auto sA = make_tensor(make_smem_ptr(smem_a), make_layout(make_shape(_32{}, _8{})));
   const auto sB = make_tensor(make_smem_ptr(smem_b), make_layout(make_shape(_32{}, _8{})));
 
@@ -59,10 +67,12 @@ __global__ void small_gemm(const float* A, const float* B, float* C, float alpha
     axpby(alpha, acc, beta, tCgC);
     return;
   }
-  // Threads as a (16,8) grid over C: thread (i, j) owns rows i + 16 r, columns j + 8 c.
-  const auto tCsA = local_partition(sA, make_layout(make_shape(_16{}, _1{})), tid % 16);  // (2,8)
-  const auto tCsB = local_partition(sB, make_layout(make_shape(_8{}, _1{})), tid / 16);   // (4,8)
-  const auto tCgC = local_partition(gC, make_layout(make_shape(_16{}, _8{})), tid);       // (2,4)
+  // Threads as a (16,8) grid over C: thread (i, j) owns rows i + 16 r, columns j + 8 c; the
+  // projections give its rows of A (Step<_1, X>: i) and of B (Step<X, _1>: j).
+  const auto tC = make_layout(make_shape(_16{}, _8{}));
+  const auto tCsA = local_partition(sA, tC, tid, Step<_1, X>{});  // (2,8)
+  const auto tCsB = local_partition(sB, tC, tid, Step<X, _1>{});  // (4,8)
+  const auto tCgC = local_partition(gC, tC, tid);                 // (2,4)
   auto rA = make_fragment_like(tCsA);
   auto rB = make_fragment_like(tCsB);
   auto acc = make_fragment_like(tCgC);
