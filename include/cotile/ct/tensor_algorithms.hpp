@@ -161,8 +161,12 @@ COTILE_HD COTILE_INLINE constexpr void copy(const TiledCopy<Gen>&, const Src& sr
   static_assert(detail::contiguous_mode0<SL, per_atom>() && detail::contiguous_mode0<DL, per_atom>(),
                 "copy(tiled_copy, src, dst): an atom's values must be contiguous in both tensors");
   const auto n = detail::common_size(src, dst, "copy");
-  const int64_t atoms = int64_t(n) / per_atom;
-  for (int64_t r = 0; r < atoms; ++r) {
+  // the atoms, unrolled like the element-wise algorithms when the size is static (register tensors)
+  const auto atoms = [&] {
+    if constexpr (is_static_int<std::remove_cv_t<decltype(n)>>::value) return Int<decltype(n)::value / per_atom>{};
+    else return int64_t(n) / per_atom;
+  }();
+  detail::for_index(atoms, [&](int64_t r) {
     const T* s = &src(r * per_atom);
     T* d = const_cast<T*>(&dst(r * per_atom));
     if constexpr (op == CopyOp::kCpAsync16B) {
@@ -171,7 +175,7 @@ COTILE_HD COTILE_INLINE constexpr void copy(const TiledCopy<Gen>&, const Src& sr
       using W = typename detail::word<bytes>::type;
       *reinterpret_cast<W*>(d) = *reinterpret_cast<const W*>(s);
     }
-  }
+  });
 }
 
 template <class Pred, tensor_like Src, class Dst>
