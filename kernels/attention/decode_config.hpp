@@ -9,6 +9,11 @@
 #define COTILE_DECODE_WARP_SMEM 24576
 #endif
 
+// The fewest K/V stages a warp keeps, whatever their size (tiles.cuh, Config::kStages).
+#ifndef COTILE_DECODE_MIN_STAGES
+#define COTILE_DECODE_MIN_STAGES 2
+#endif
+
 // Q's MMA fragments held in registers (D <= 128) or re-read from shared memory per tile:
 // tiles.cuh, Config::kQInRegisters.
 #ifndef COTILE_DECODE_Q_IN_REGISTERS

@@ -105,7 +105,8 @@ struct Config {
   static constexpr int kR = D * kKvBytes;               // bytes of one K or V row
   static constexpr int kTile = kRows * kR;              // bytes of one K or V tile
   static constexpr int kStagesRaw = COTILE_DECODE_WARP_SMEM / (2 * kTile);
-  static constexpr int kStages = kStagesRaw < 2 ? 2 : (kStagesRaw > 8 ? 8 : kStagesRaw);
+  static constexpr int kStages =
+      kStagesRaw < COTILE_DECODE_MIN_STAGES ? COTILE_DECODE_MIN_STAGES : (kStagesRaw > 8 ? 8 : kStagesRaw);
   static constexpr int kQr = 2 * D;  // bytes of a Q row as loaded (<= 2 bytes an element) and as computed
   static constexpr bool kQInRegisters = COTILE_DECODE_Q_IN_REGISTERS && D <= 128;  // else re-read per tile (ldmatrix)
   // Shared memory: Q as loaded | Q in compute type, MMA column order | K/V stages (later: the merge).
