@@ -280,3 +280,35 @@ TEST(Typed, MaxAlignmentComesFromTheStaticParts) {
   static_assert(std::is_same_v<decltype(max_alignment(make_layout(make_shape(_4{}, _8{}), GenRowMajor{}))), _32>);
   static_assert(std::is_same_v<decltype(max_alignment(_8{})), _8>);
 }
+
+// CuTe's spelling of a layout type names the type make_layout returns; the stride defaults to
+// the compact column-major one, and a default-constructed layout's dynamic leaves are 0.
+TEST(Typed, LayoutShapeStrideIsTheTypeMakeLayoutReturns) {
+  using A = Layout<Shape<Shape<_2, _2>, Shape<_2, _2>>, Stride<Stride<_1, _4>, Stride<_8, _32>>>;
+  static_assert(
+      std::is_same_v<A, decltype(make_layout(make_shape(make_shape(_2{}, _2{}), make_shape(_2{}, _2{})),
+                                             make_stride(make_stride(_1{}, _4{}), make_stride(_8{}, _32{}))))>);
+  static_assert(std::is_same_v<Layout<Shape<_4, _8>>, decltype(make_layout(make_shape(_4{}, _8{})))>);
+  static_assert(std::is_same_v<Layout<_1, _0>, decltype(make_layout(_1{}, _0{}))>);
+  static_assert(is_static_v<A> && !is_static_v<Layout<Shape<int, _8>>>);
+  EXPECT_EQ(to_string(A{}), "((_2,_2),(_2,_2)):((_1,_4),(_8,_32))");
+  EXPECT_EQ(to_string(Layout<_1, _0>{}), "_1:_0");
+  EXPECT_EQ(to_string(Layout<Shape<_4, _8>>{}), "(_4,_8):(_1,_4)");
+  EXPECT_EQ(to_string(Layout<Shape<int, _8>>{}), "(0,_8):(_1,0)");
+  EXPECT_EQ(to_string(coalesce(A{})), "(_2,_4,_2):(_1,_4,_32)");
+}
+
+// Layouts are equal when shape and stride are: a static Int where every leaf compared is static.
+TEST(Typed, LayoutEqualityComparesShapeAndStride) {
+  static_assert(std::is_same_v<decltype(Layout<Shape<_2, _2>>{} == Layout<Shape<_2, _2>, Stride<_1, _2>>{}), _1>);
+  static_assert(std::is_same_v<decltype(Layout<Shape<_2, _2>>{} != Layout<Shape<_2, _2>, Stride<_1, _2>>{}), _0>);
+  static_assert(std::is_same_v<decltype(Layout<Shape<_2, _2>>{} == Layout<Shape<_2, _2>, Stride<_1, _3>>{}), _0>);
+  static_assert(std::is_same_v<decltype(Layout<Shape<_2, _2>>{} == Layout<_4>{}), _0>);  // profiles differ
+  const auto d = make_layout(make_shape(opaque(2), _2{}));
+  const auto e = make_layout(make_shape(opaque(2), _2{}), make_stride(_1{}, opaque(2)));
+  const auto g = make_layout(make_shape(opaque(3), _2{}));
+  EXPECT_TRUE(d == e);
+  EXPECT_FALSE(d != e);
+  EXPECT_FALSE(d == g);
+  EXPECT_TRUE(d != g);
+}

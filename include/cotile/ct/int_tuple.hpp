@@ -143,6 +143,18 @@ struct DomainDistribute {
 struct TupleNotEqual {
   constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return equal(TupleEqual{}(a, b), S(0)); }
 };
+// Layouts are equal when their shapes and their strides are (as integer tuples: the same
+// profile and equal leaves; static where every leaf compared is).
+struct LayoutEqual {
+  constexpr EInt operator()(const ::cotile::Layout& a, const ::cotile::Layout& b) const {
+    return logical_and(TupleEqual{}(a.shape, b.shape), TupleEqual{}(a.stride, b.stride));
+  }
+};
+struct LayoutNotEqual {
+  constexpr EInt operator()(const ::cotile::Layout& a, const ::cotile::Layout& b) const {
+    return equal(LayoutEqual{}(a, b), S(0));
+  }
+};
 }  // namespace op
 
 // Integers: at least one typed (a static Int<N>) or both plain; the result as lift gives it.
@@ -264,6 +276,16 @@ requires(is_tuple_v<A> || is_tuple_v<B>) COTILE_HD COTILE_INLINE constexpr auto 
 template <class A, class B>
 requires(is_tuple_v<A> || is_tuple_v<B>) COTILE_HD COTILE_INLINE constexpr auto operator!=(const A& a, const B& b) {
   return lift<op::TupleNotEqual, Kind::kTuple, Kind::kTuple>(a, b);
+}
+// a == b, a != b for layouts: the same shape and the same stride (CuTe's; an Int<0|1> where
+// static, else a run-time 0 or 1).
+template <auto A, auto B>
+COTILE_HD COTILE_INLINE constexpr auto operator==(const TypedLayout<A>& a, const TypedLayout<B>& b) {
+  return lift<op::LayoutEqual, Kind::kLayout, Kind::kLayout>(a, b);
+}
+template <auto A, auto B>
+COTILE_HD COTILE_INLINE constexpr auto operator!=(const TypedLayout<A>& a, const TypedLayout<B>& b) {
+  return lift<op::LayoutNotEqual, Kind::kLayout, Kind::kLayout>(a, b);
 }
 
 // congruent(a, b): the same profile;  weakly_congruent(a, b): a's profile is b's with subtrees

@@ -229,6 +229,28 @@ template <class S>
 COTILE_HD COTILE_INLINE constexpr auto make_layout(const S& s, LayoutRight) {
   return make_layout_right(s);
 }
+// CuTe's spelling of a layout type: Layout<Shape, Stride>, Stride by default the compact
+// column-major strides of Shape (make_layout(shape)). It is the type make_layout returns for
+// arguments of those types: Layout<Shape<_2, _4>, Stride<_4, _1>> is
+// decltype(make_layout(Shape<_2, _4>{}, Stride<_4, _1>{})); a default-constructed one has its
+// dynamic leaves 0. Shape and stride must be congruent (make_layout's law, a compile error).
+namespace detail {
+template <class Shape, class Stride>
+struct LayoutType {
+  using L = Lifted<op::MakeLayoutSD, Kinds<Kind::kTuple, Kind::kTuple>, Shape, Stride>;
+  static_assert(L::law_holds);
+  using type = TypedLayout<L::layout>;
+};
+template <class Shape>
+struct LayoutType<Shape, void> {
+  using L = Lifted<op::MakeLayoutS, Kinds<Kind::kTuple>, Shape>;
+  static_assert(L::law_holds);
+  using type = TypedLayout<L::layout>;
+};
+}  // namespace detail
+template <class Shape, class Stride = void>
+using Layout = typename detail::LayoutType<Shape, Stride>::type;
+
 template <class S, class O>
 COTILE_HD COTILE_INLINE constexpr auto make_ordered_layout(const S& s, const O& o) {
   return lift<op::MakeOrdered, Kind::kTuple, Kind::kTuple>(s, o);
@@ -397,7 +419,7 @@ COTILE_HD COTILE_INLINE constexpr auto upcast(const L& l) {
 // max_alignment(L): the widest N (static) with L's offsets in aligned contiguous blocks of N, from
 // its static parts (the engine's, algebra/cast.hpp); of a static integer, itself (CuTe's).
 template <auto S>
-COTILE_HD COTILE_INLINE constexpr auto max_alignment(const Layout<S>& l) {
+COTILE_HD COTILE_INLINE constexpr auto max_alignment(const TypedLayout<S>& l) {
   return lift<op::MaxAlignment, Kind::kLayout>(l);
 }
 template <int64_t N>
@@ -456,7 +478,7 @@ struct is_static_type<std::integral_constant<T, V>> : std::true_type {};
 template <auto S>
 struct is_static_type<Tuple<S>> : std::bool_constant<S.slots == 0> {};
 template <auto S>
-struct is_static_type<Layout<S>> : std::bool_constant<S.slots() == 0> {};
+struct is_static_type<TypedLayout<S>> : std::bool_constant<S.slots() == 0> {};
 template <class... Ts>
 struct is_static_type<Pack<Ts...>> : std::bool_constant<(is_static_type<std::remove_cvref_t<Ts>>::value && ...)> {};
 }  // namespace detail
@@ -468,7 +490,7 @@ inline constexpr bool is_static_v = is_static<T>::value;
 // --- printing (host): the engine's text ----------------------------------------------------
 
 template <auto S>
-inline std::string to_string(const Layout<S>& l) {
+inline std::string to_string(const TypedLayout<S>& l) {
   return ::cotile::to_string(engine(l));
 }
 template <auto S>
@@ -542,7 +564,7 @@ constexpr bool require_static() {
 
 // left_inverse and complement of rank > 1 need static strides (CuTe refuses too).
 template <auto S>
-COTILE_HD COTILE_INLINE constexpr auto left_inverse(const Layout<S>& l) {
+COTILE_HD COTILE_INLINE constexpr auto left_inverse(const TypedLayout<S>& l) {
   static_assert(
       require_static<S, false, Message{"left_inverse: the layout"},
                      Message{"make the strides static Int<N> (the inverse's structure depends on their order)"}>());

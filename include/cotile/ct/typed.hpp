@@ -65,7 +65,7 @@ struct Tuple {
 };
 
 template <auto S>
-struct Layout;
+struct TypedLayout;
 
 // --- argument traits: how each typed value enters the engine ------------------------------------
 
@@ -136,7 +136,7 @@ struct Arg<Tuple<S>> {
 };
 
 template <auto S>
-struct Arg<Layout<S>> {
+struct Arg<TypedLayout<S>> {
   static constexpr int slots = S.slots();
   using value_type = std::conditional_t<(S.slots() > 0), int64_t, int>;
   static constexpr ::cotile::Layout engine_layout(Tape* t, int f, const int64_t* v = nullptr) {
@@ -149,7 +149,7 @@ struct Arg<Layout<S>> {
     return tile_layout(engine_layout(t, f, v));
   }
   template <class V>
-  COTILE_HD static constexpr void gather(const Layout<S>& x, V* out) {
+  COTILE_HD static constexpr void gather(const TypedLayout<S>& x, V* out) {
     for (int k = 0; k < slots; ++k) out[k] = V(x.dyn.data()[k]);
   }
 };
@@ -310,7 +310,7 @@ COTILE_HD COTILE_INLINE constexpr auto apply_lifted(const Ts&... xs) {
   V res[outs > 0 ? outs : 1] = {};
   if constexpr (!L::is_static_leaf) run<L::program, V>(in, res);
   if constexpr (L::is_layout) {
-    Layout<L::layout> out{};
+    TypedLayout<L::layout> out{};
     for (int k = 0; k < outs; ++k) out.dyn.data()[k] = int64_t(res[k]);
     return out;
   } else if constexpr (L::is_static_leaf) {
@@ -341,8 +341,11 @@ namespace op {
 struct HierCoord;  // layout.hpp
 }  // namespace op
 
+// A layout whose structure and static leaves are S (a LayoutSpec), its dynamic leaves in `dyn`:
+// what make_layout and every layout operation return. CuTe's spelling of the type,
+// Layout<Shape, Stride>, names the same types (layout.hpp).
 template <auto S>
-struct Layout {
+struct TypedLayout {
   static constexpr auto spec = S;
   Slots<S.slots()> dyn;
 
@@ -365,7 +368,7 @@ struct Layout {
 
 // The engine value of a typed layout (host or device; concrete dynamic values).
 template <auto S>
-COTILE_HD constexpr ::cotile::Layout engine(const Layout<S>& l) {
+COTILE_HD constexpr ::cotile::Layout engine(const TypedLayout<S>& l) {
   return ::cotile::Layout{expand(S.shape, l.dyn.data(), nullptr, 0), expand(S.stride, l.dyn.data(), nullptr, 0)};
 }
 template <auto S>
@@ -376,6 +379,6 @@ COTILE_HD constexpr IntTuple engine(const Tuple<S>& t) {
 template <class T>
 struct is_layout : std::false_type {};
 template <auto S>
-struct is_layout<Layout<S>> : std::true_type {};
+struct is_layout<TypedLayout<S>> : std::true_type {};
 
 }  // namespace cotile::ct
