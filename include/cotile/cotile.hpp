@@ -12,6 +12,7 @@
 #include "algebra/cast.hpp"
 #include "algebra/like.hpp"
 #include "swizzle.hpp"
+#include "algebra/swizzle_inverse.hpp"
 #include "slice.hpp"
 #include "atom/copy_traits.hpp"
 #include "atom/mma_traits.hpp"

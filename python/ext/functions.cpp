@@ -147,6 +147,7 @@ void bind_functions(py::module_& m) {
   def_op(m, "filter", "filter", {{"layout"}, opt_profile},
          "filter(layout, profile=None): coalesce without stride-0 and size-1 modes");
   def_op(m, "filter_zeros", "filter_zeros", {{"layout"}}, "filter_zeros(layout)");
+  def_op(m, "nullspace", "nullspace", {{"layout"}}, "nullspace(layout): K with L(K(i)) = 0");
   def_op(m, "select", "select", {{"layout"}, {"modes"}}, "select(layout, modes)");
   def_op(m, "group", "group", {{"layout"}, {"begin"}, {"end"}}, "group(layout, begin, end)");
   def_op(m, "take", "take", {{"layout"}, {"begin"}, {"end"}}, "take(layout, begin, end)");

@@ -137,6 +137,30 @@ TEST(Laws, FilterKeepsTheImage) {
   }
 }
 
+// nullspace(L) = K: K(i) distinct indices of L, L(K(i)) = 0, size(K) = the product of the static-0
+// stride modes' shapes (size(L) / size(filter(L)) when L has no other zero).
+TEST(Laws, NullspaceIsSentToZero) {
+  std::mt19937 g(31);
+  std::vector<Layout> ls = small_static_layouts();
+  for (int n = 0; n < 2000; ++n) ls.push_back(random_layout(g));
+  int with_kernel = 0;
+  for (const Layout& l : ls) {
+    const Layout k = nullspace(l);
+    int64_t zero_modes = 1;
+    for (int j = 0; j < l.stride.num_leaves(); ++j)
+      if (is_constant(l.stride.leaf_at(j), 0)) zero_modes *= l.shape.leaf_at(j).value;
+    ASSERT_EQ(size(k).value, zero_modes) << to_string(l) << " -> " << to_string(k);
+    with_kernel += zero_modes > 1;
+    std::set<int64_t> seen;
+    for (int64_t i = 0; i < size(k).value; ++i) {
+      const int64_t j = at(k, i);
+      ASSERT_TRUE(j >= 0 && j < size(l).value && seen.insert(j).second) << to_string(l) << " -> " << to_string(k);
+      ASSERT_EQ(at(l, j), 0) << to_string(l) << " -> " << to_string(k) << " at " << i;
+    }
+  }
+  EXPECT_GT(with_kernel, 200);
+}
+
 TEST(Laws, CompositionIsPointwise) {
   std::mt19937 g(4);
   int checked = 0;

@@ -87,6 +87,12 @@ TEST(Typed, IntegerArithmeticKeepsStaticness) {
   EXPECT_EQ(x, 5);
   EXPECT_EQ(_128{} * int(opaque(3)), 384);
   static_assert(std::is_same_v<decltype(_128{} * int(3)), int>);
+  // value_type: the type CuTe computes the value in (int where it fits), the value exact.
+  static_assert(std::is_same_v<_128::value_type, int> && std::is_same_v<Int<-5>::value_type, int>);
+  static_assert(std::is_same_v<Int<(int64_t(1) << 40)>::value_type, int64_t> &&
+                Int<(int64_t(1) << 40)>::value == (int64_t(1) << 40));
+  static_assert(std::is_same_v<decltype(gcd(C<15>{}, C<42>{}))::value_type, int> &&
+                decltype(gcd(C<15>{}, C<42>{}))::value == 3);
 }
 
 TEST(Typed, ShapeAndStrideOfAMode) {
@@ -164,6 +170,10 @@ TEST(Typed, MemorySpacePointersAreSpelledAsInCute) {
   static_assert(std::is_same_v<decltype(p), const gmem_ptr<float*>>);
   static_assert(std::is_same_v<decltype(make_gmem_ptr<float>(craw)), gmem_ptr<const float*>>);
   static_assert(std::is_same_v<decltype(make_smem_ptr<float>(raw)), smem_ptr<float*>>);
+  static_assert(std::is_same_v<decltype(make_smem_ptr<float>(craw)), smem_ptr<const float*>>);
+  static_assert(std::is_same_v<decltype(make_gmem_ptr<const float>(nullptr)), gmem_ptr<const float*>>);
+  static_assert(std::is_same_v<decltype(make_smem_ptr<float>(nullptr)), smem_ptr<float*>>);
+  EXPECT_EQ(make_gmem_ptr<float>(nullptr).get(), nullptr);
   const auto t = make_tensor(p, make_layout(make_shape(_2{}, _4{})));
   EXPECT_EQ(t(1, 3), 7.0f);
   EXPECT_EQ(make_gmem_ptr<float>(craw)[5], 5.0f);
@@ -222,8 +232,8 @@ TEST(Typed, ThreadSliceMatchesFreePartition) {
     const auto a = get_slice(tc, t).partition_S(g);
     const auto b = partition_S(tc, g, t);
     EXPECT_EQ(to_string(a.layout()), to_string(b.layout()));
-    EXPECT_EQ(a.data().offset, b.data().offset);
-    EXPECT_EQ(a.data().offset, (t / 4) * 64 + (t % 4) * 8);
+    EXPECT_EQ(*a.data(), *b.data());
+    EXPECT_EQ(*a.data(), (t / 4) * 64 + (t % 4) * 8);
   }
   const auto mma = make_tiled_mma<MmaFamily::kSm80_16x8x16, Elem::kHalf, Elem::kHalf, 16, 8>(
       make_layout(make_shape(_2{}, _2{}, _1{})));
@@ -268,6 +278,59 @@ TEST(Typed, SwizzledLayoutsEvaluateAndTile) {
   static_assert(std::is_same_v<decltype(max_alignment(atom.layout)), Int<512>>);
   static_assert(std::is_same_v<decltype(max_alignment(atom)), _16> &&
                 std::is_same_v<decltype(max_alignment(smem)), _16>);
+}
+
+// The inverses of a swizzled layout are swizzled layouts (CuTe's results, their laws checked by
+// the engine at compile time): C(R(i)) = i, C(R(C(i))) = C(i).
+TEST(Typed, SwizzledLayoutsInvert) {
+  const auto c = composition(Swizzle<1, 0, 1>{}, Layout<Shape<_4, _4>, Stride<_8, _1>>{});
+  const auto r = right_inverse(c);
+  const auto l = left_inverse(c);
+  EXPECT_EQ(to_string(r), "Sw<1,2,1> o _0 o _4:_4");
+  EXPECT_EQ(to_string(l), "Sw<1,2,1> o _0 o (_8,_4):(_4,_1)");
+  static_assert(std::is_same_v<decltype(size(r)), _4> && std::is_same_v<decltype(size(c)), _16>);
+  for (int i = 0; i < size(r); ++i) EXPECT_EQ(c(r(i)), i);
+  for (int i = 0; i < size(c); ++i) EXPECT_EQ(c(l(c(i))), c(i));
+  const auto t = composition(Swizzle<2, 0, 3>{}, Layout<Shape<_8, _8>, Stride<_8, _1>>{});
+  EXPECT_EQ(to_string(left_inverse(t)), "Sw<2,0,-3> o _0 o (_8,_8):(_8,_1)");
+  EXPECT_EQ(to_string(shape(t)), "(_8,_8)");
+}
+
+// nullspace: CuTe's results (printed by CuTe 4.7), static and with run-time leaves.
+TEST(Typed, NullspaceOfTheZeroStrideModes) {
+  EXPECT_EQ(to_string(nullspace(Layout<Shape<_2, _2, _2>, Stride<_0, _0, _0>>{})), "(_2,_2,_2):(_1,_2,_4)");
+  EXPECT_EQ(to_string(nullspace(Layout<Shape<_7, _5, _16>, Stride<_3, _1, _0>>{})), "_16:_35");
+  EXPECT_EQ(to_string(nullspace(Layout<Shape<_2, _2, _2>, Stride<_1, _0, _2>>{})), "_2:_2");
+  EXPECT_EQ(to_string(nullspace(Layout<Shape<_2, _2>, Stride<_1, _2>>{})), "_1:_0");
+  const auto l =
+      make_layout(make_shape(opaque(4), make_shape(_2{}, opaque(3))), make_stride(_0{}, make_stride(opaque(2), _0{})));
+  EXPECT_EQ(to_string(nullspace(l)), "(4,3):(_1,8)");
+}
+
+// A tensor over a swizzled layout: slicing moves the offset inside the swizzle (static where the
+// coordinate is); counting_iterator's elements are their offsets; size<I>, rank, layout as CuTe's.
+TEST(Typed, SwizzledTensorsSliceInsideTheSwizzle) {
+  const auto sw = composition(Swizzle<3, 0, 3>{}, Layout<Shape<_8, _8>, Stride<_8, _1>>{});
+  const auto t = make_tensor(counting_iterator<int>{0}, sw);
+  static_assert(std::is_same_v<decltype(size<0>(t)), _8> && std::is_same_v<decltype(size<1>(sw)), _8>);
+  static_assert(std::is_same_v<decltype(rank(t)), _2> && std::is_same_v<decltype(size(t)), _64>);
+  for (int i = 0; i < 8; ++i) {
+    const auto row = t(opaque(i), _);
+    const auto col = t(_, opaque(i));
+    for (int j = 0; j < 8; ++j) {
+      EXPECT_EQ(t(i, j), sw(i, j));
+      EXPECT_EQ(t(i, j), (8 * i + j) ^ i);  // Sw<3,0,3>: row bits XORed into the column bits
+      EXPECT_EQ(row(j), t(i, j));
+      EXPECT_EQ(col(j), t(j, i));
+    }
+  }
+  const auto row3 = t(_3{}, _);
+  static_assert(is_static_v<decltype(layout(row3))> && !is_static_v<decltype(layout(t(opaque(3), _)))>);
+  EXPECT_EQ(to_string(layout(row3)), "Sw<3,0,3> o _24 o (_8):(_1)");
+  EXPECT_EQ(to_string(layout(t(opaque(3), _))), "Sw<3,0,3> o 24 o (_8):(_1)");
+  const auto offsets = make_tensor(OffsetIter{5}, Layout<Shape<_4, _2>>{});
+  EXPECT_EQ(offsets(3, 1), 5 + 7);
+  EXPECT_EQ(*offsets(_, 1).data(), 5 + 4);
 }
 
 // max_alignment of a layout with run-time parts: static, from the static parts (a run-time

@@ -158,6 +158,8 @@ void register_layout() {
       [](const Args& a) { return V(a.size() == 1 ? filter(a.layout(0)) : filter(a.layout(0), a.tuple(1))); });
   add("filter_zeros", 1, 1, "filter_zeros(layout)", "static-0-stride modes get shape _1",
       [](const Args& a) { return V(filter_zeros(a.layout(0))); });
+  add("nullspace", 1, 1, "nullspace(layout)", "K with L(K(i)) == 0: the static-0-stride modes' indices",
+      [](const Args& a) { return V(nullspace(a.layout(0))); });
   add("select", 2, 2, "select(layout, (i,...))", "the listed modes",
       [](const Args& a) { return V(select(a.layout(0), a.tuple(1))); });
   add("replace", 3, 3, "replace(layout, i, layout)", "mode i replaced",
@@ -177,10 +179,11 @@ void register_layout() {
 }
 
 void register_algebra() {
-  add("composition", 2, 2, "composition(layout, layout|tile|int) | composition(swizzle, layout)", "R(c) = A(B(c))",
-      [](const Args& a) {
+  add("composition", 2, 2, "composition(layout, layout|tile|int|swizzle) | composition(swizzle, layout)",
+      "R(c) = A(B(c))", [](const Args& a) {
         if (a.kind(0) == Value::kSwizzle) return Value::of(composition(a.swizzle(0), a.layout(1)));
         const Layout l = a.layout(0);
+        if (a.kind(1) == Value::kSwizzle) return Value::of(composition(l, a.swizzle(1), a.options()));
         if (a.is_layout(1)) return V(composition(l, a.layout(1), a.options()));
         return V(composition(l, a.tile(1), a.options()));
       });
@@ -188,10 +191,14 @@ void register_algebra() {
     if (a.size() == 1) return V(complement(a.layout(0), a.options()));
     return V(complement(a.layout(0), a.tuple(1), a.options()));
   });
-  add("right_inverse", 1, 1, "right_inverse(layout)", "R with L(R(i)) == i",
-      [](const Args& a) { return V(right_inverse(a.layout(0), a.options())); });
-  add("left_inverse", 1, 1, "left_inverse(layout)", "R with R(L(i)) == i",
-      [](const Args& a) { return V(left_inverse(a.layout(0), a.options())); });
+  add("right_inverse", 1, 1, "right_inverse(layout|swizzled layout)", "R with L(R(i)) == i", [](const Args& a) {
+    if (a.kind(0) == Value::kComposed) return Value::of(right_inverse(a.v[0].composed, a.options()));
+    return V(right_inverse(a.layout(0), a.options()));
+  });
+  add("left_inverse", 1, 1, "left_inverse(layout|swizzled layout)", "R with L(R(L(i))) == L(i)", [](const Args& a) {
+    if (a.kind(0) == Value::kComposed) return Value::of(left_inverse(a.v[0].composed, a.options()));
+    return V(left_inverse(a.layout(0), a.options()));
+  });
 
   using DivFn = Layout (*)(const Layout&, const Tile&, Options);
   const std::pair<const char*, DivFn> tilers[] = {

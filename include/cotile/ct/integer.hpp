@@ -10,9 +10,12 @@ namespace cotile::ct {
 
 // --- integers -------------------------------------------------------------------------------
 
-// A static integer: its value is its type (CuTe's Int<N>, printed _N).
+// A static integer: its value is its type (CuTe's Int<N>, printed _N). value_type is the type
+// CuTe computes it in: int where N fits one (CuTe's Int<N> is an int constant), else int64_t
+// (where CuTe's would overflow); `value` is the exact N either way.
 template <int64_t N>
 struct Int {
+  using value_type = std::conditional_t<(N >= INT32_MIN && N <= INT32_MAX), int, int64_t>;
   static constexpr int64_t value = N;
   COTILE_HD constexpr operator int64_t() const { return N; }
 };

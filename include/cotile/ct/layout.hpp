@@ -123,6 +123,9 @@ struct Complement : Lawful {
   constexpr EL operator()(const EL& l) const { return complement(l, opt); }
   constexpr EL operator()(const EL& l, const IntTuple& t) const { return complement(l, t, opt); }
 };
+struct Nullspace {
+  constexpr EL operator()(const EL& l) const { return nullspace(l); }
+};
 struct LeftInverse : Lawful {
   constexpr EL operator()(const EL& l) const { return left_inverse(l, opt); }
 };
@@ -269,6 +272,16 @@ COTILE_HD COTILE_INLINE constexpr auto rank(const T& x) {
 template <class T>
 COTILE_HD COTILE_INLINE constexpr auto depth(const T& x) {
   return lift<op::Depth, tuple_kind<T>>(x);
+}
+// size<I...>(x), rank<I...>(x): of mode I... of x's shape (CuTe's); x a layout, a tensor, a
+// swizzled layout or an integer tuple.
+template <int I0, int... Is, class T>
+COTILE_HD COTILE_INLINE constexpr auto size(const T& x) {
+  return size(shape<I0, Is...>(x));
+}
+template <int I0, int... Is, class T>
+COTILE_HD COTILE_INLINE constexpr auto rank(const T& x) {
+  return rank(shape<I0, Is...>(x));
 }
 template <class L>
 COTILE_HD COTILE_INLINE constexpr auto cosize(const L& l) {
@@ -560,6 +573,13 @@ constexpr bool require_static() {
     constexpr MessageBuilder b = detail::dynamic_leaf_message<S, ShapesToo, What, Fix>();
     return Require<false, to_message<b.n + 1>(b)>::value;
   }
+}
+
+// nullspace(L): the indices of L's domain that L sends to 0 through its static-_0-stride modes
+// (the engine's, layout.hpp): L(K(i)) = 0.
+template <class L>
+COTILE_HD COTILE_INLINE constexpr auto nullspace(const L& l) {
+  return lift<op::Nullspace, Kind::kLayout>(l);
 }
 
 // left_inverse and complement of rank > 1 need static strides (CuTe refuses too).

@@ -33,6 +33,11 @@ template <class T>
 struct is_composed_layout : std::false_type {};
 template <class Sw, class Off, class L>
 struct is_composed_layout<ComposedLayout<Sw, Off, L>> : std::true_type {};
+namespace detail {
+// Static when its offset and its layout are (the swizzle always is).
+template <class Sw, class Off, class L>
+struct is_static_type<ComposedLayout<Sw, Off, L>> : std::bool_constant<is_static_v<Off> && is_static_v<L>> {};
+}  // namespace detail
 
 // composition(Sw, L) = Sw o _0 o L.
 template <int B, int M, int S, class L>
@@ -60,6 +65,69 @@ COTILE_HD COTILE_INLINE constexpr auto tile_to_shape(const L& l, const ShapeOrde
   } else {
     return lift<op::TileToShape, Kind::kLayout, tuple_kind<ShapeOrder>...>(l, so...);
   }
+}
+
+namespace op {
+// The inverse of Sw<B,M,S> o _0 o L (the engine's, algebra/swizzle_inverse.hpp), as its layout
+// (Part 0) or its swizzle's (B, M, S) (Part 1).
+template <int B, int M, int S, bool Left, int Part>
+struct SwizzledInverse {
+  Options opt{};
+  constexpr auto operator()(const EL& l) const {
+    const ::cotile::ComposedLayout c{::cotile::Swizzle{B, M, S}, ::cotile::S(0), l};
+    const ::cotile::ComposedLayout r = swizzled_inverse(Left, c, opt);
+    if constexpr (Part == 0) return r.layout;
+    else return make_tuple(I(::cotile::S(r.swizzle.b)), I(::cotile::S(r.swizzle.m)), I(::cotile::S(r.swizzle.s)));
+  }
+};
+}  // namespace op
+
+namespace detail {
+template <bool Left, int B, int M, int S, class Off, class L>
+COTILE_HD COTILE_INLINE constexpr auto swizzled_inverse(const ComposedLayout<Swizzle<B, M, S>, Off, L>& c) {
+  static_assert(std::is_same_v<Off, _0>,
+                "right_inverse/left_inverse(Sw o offset o L): the offset must be _0 (invert Sw o _0 o L and subtract "
+                "the offset first)");
+  static_assert(is_static_v<L>, "right_inverse/left_inverse(Sw o _0 o L): L must be static (the result's swizzle "
+                                "is a type, made from L's values on the swizzle's bits)");
+  const auto inner = lift<op::SwizzledInverse<B, M, S, Left, 0>, Kind::kLayout>(c.layout);
+  constexpr auto sw = decltype(lift<op::SwizzledInverse<B, M, S, Left, 1>, Kind::kLayout>(c.layout))::spec;
+  using Sw = Swizzle<int(sw.val[0]), int(sw.val[1]), int(sw.val[2])>;
+  return ComposedLayout<Sw, _0, std::remove_cv_t<decltype(inner)>>{Sw{}, _0{}, inner};
+}
+}  // namespace detail
+
+// right_inverse(Sw o _0 o L) = right_inverse(L) o Sw and left_inverse likewise, written as
+// swizzled layouts Sw' o _0 o L' (CuTe's results; the engine's, which checks their laws
+// C(R(i)) = i and C(R(C(i))) = C(i) on every point and refuses where CuTe's rule is wrong).
+template <int B, int M, int S, class Off, class L>
+COTILE_HD COTILE_INLINE constexpr auto right_inverse(const ComposedLayout<Swizzle<B, M, S>, Off, L>& c) {
+  return detail::swizzled_inverse<false>(c);
+}
+template <int B, int M, int S, class Off, class L>
+COTILE_HD COTILE_INLINE constexpr auto left_inverse(const ComposedLayout<Swizzle<B, M, S>, Off, L>& c) {
+  return detail::swizzled_inverse<true>(c);
+}
+
+// A swizzled layout's domain is its layout's: shape, size, rank.
+template <int... Is, class Sw, class Off, class L>
+COTILE_HD COTILE_INLINE constexpr auto shape(const ComposedLayout<Sw, Off, L>& c) {
+  return shape<Is...>(c.layout);
+}
+// layout(c) is c itself (a mode of it is no swizzled layout of its own: CuTe's layout<I> of one
+// is not supported either).
+template <int... Is, class Sw, class Off, class L>
+COTILE_HD COTILE_INLINE constexpr auto layout(const ComposedLayout<Sw, Off, L>& c) {
+  static_assert(sizeof...(Is) == 0, "layout<I...>(Sw o k o L): take the mode of its layout, c.layout");
+  return c;
+}
+template <class Sw, class Off, class L>
+COTILE_HD COTILE_INLINE constexpr auto size(const ComposedLayout<Sw, Off, L>& c) {
+  return size(c.layout);
+}
+template <class Sw, class Off, class L>
+COTILE_HD COTILE_INLINE constexpr auto rank(const ComposedLayout<Sw, Off, L>& c) {
+  return rank(c.layout);
 }
 
 // max_alignment: a swizzle keeps the low M bits, so blocks of 2^M; a swizzled layout, the gcd of

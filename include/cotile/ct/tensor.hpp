@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "layout.hpp"
+#include "swizzle.hpp"
 #include "tuple_algorithms.hpp"
 
 namespace cotile::ct {
@@ -30,8 +31,8 @@ struct tagged_ptr {
   COTILE_HD constexpr tagged_ptr operator+(int64_t i) const { return {ptr + i}; }
   COTILE_HD constexpr T* get() const { return ptr; }
 };
-// CuTe's spellings: gmem_ptr<float*> (the parameter is the pointer type), make_gmem_ptr(p) and
-// make_gmem_ptr<T>(void*); likewise smem.
+// CuTe's spellings: gmem_ptr<float*> (the parameter is the pointer type), make_gmem_ptr(p),
+// make_gmem_ptr<T>(void*) (or const void*, or nullptr); likewise smem.
 namespace detail {
 template <class P, Space M>
 struct space_ptr {
@@ -57,6 +58,10 @@ COTILE_HD constexpr gmem_ptr<const T*> make_gmem_ptr(const void* p) {
   return {static_cast<const T*>(p)};
 }
 template <class T>
+COTILE_HD constexpr gmem_ptr<T*> make_gmem_ptr(std::nullptr_t) {
+  return {nullptr};
+}
+template <class T>
 COTILE_HD constexpr smem_ptr<T*> make_smem_ptr(T* p) {
   return {p};
 }
@@ -64,15 +69,26 @@ template <class T>
 COTILE_HD constexpr smem_ptr<T*> make_smem_ptr(void* p) {
   return {static_cast<T*>(p)};
 }
+template <class T>
+COTILE_HD constexpr smem_ptr<const T*> make_smem_ptr(const void* p) {
+  return {static_cast<const T*>(p)};
+}
+template <class T>
+COTILE_HD constexpr smem_ptr<T*> make_smem_ptr(std::nullptr_t) {
+  return {nullptr};
+}
 
-// Offsets only: a tensor over no memory, whose iterator is the offset of its first element (for
-// tools and tests that ask where a partition starts).
-struct OffsetIter {
-  int64_t offset = 0;
-  using value_type = int64_t;
-  COTILE_HD constexpr int64_t operator[](int64_t i) const { return offset + i; }
-  COTILE_HD constexpr OffsetIter operator+(int64_t i) const { return {offset + i}; }
+// CuTe's counting_iterator<T>: element i is base + i, a tensor over no memory whose elements are
+// their own offsets (for tools and tests that ask where a partition starts: OffsetIter).
+template <class T>
+struct counting_iterator {
+  T base{};
+  using value_type = T;
+  COTILE_HD constexpr T operator[](int64_t i) const { return T(base + i); }
+  COTILE_HD constexpr T operator*() const { return base; }
+  COTILE_HD constexpr counting_iterator operator+(int64_t i) const { return {T(base + i)}; }
 };
+using OffsetIter = counting_iterator<int64_t>;
 
 // Registers: N values owned by the tensor (a static layout's cosize).
 template <class T, int N>
@@ -117,7 +133,15 @@ struct Tensor {
   // T(c): the element at coordinate c, or, when c holds '_', the sliced sub-tensor.
   template <class C>
   COTILE_HD COTILE_INLINE constexpr decltype(auto) operator()(const C& c) const {
-    if constexpr (has_underscore<C>::value) {
+    if constexpr (has_underscore<C>::value && is_composed_layout<L>::value) {
+      // Sw o k o L sliced: the offset moves inside the swizzle (Sw o (k + off) o sub), the
+      // iterator stays; static where k and off are.
+      const auto sub = lift<op::SliceLayout, Kind::kLayout, Kind::kTile>(layout_.layout, c);
+      const auto off = layout_.offset + lift<op::SliceOffset, Kind::kLayout, Kind::kTile>(layout_.layout, c);
+      using Sub =
+          ComposedLayout<decltype(layout_.swizzle), std::remove_cv_t<decltype(off)>, std::remove_cv_t<decltype(sub)>>;
+      return Tensor<Iter, Sub>{iter, Sub{layout_.swizzle, off, sub}};
+    } else if constexpr (has_underscore<C>::value) {
       const auto sub = lift<op::SliceLayout, Kind::kLayout, Kind::kTile>(layout_, c);
       const auto off = lift<op::SliceOffset, Kind::kLayout, Kind::kTile>(layout_, c);
       return Tensor<Iter, std::remove_cv_t<decltype(sub)>>{iter + int64_t(off), sub};
@@ -163,7 +187,8 @@ struct RegisterTensor {
 
 template <class Iter, class L>
 COTILE_HD constexpr auto make_tensor(const Iter& it, const L& l) {
-  static_assert(is_layout_v<L>, "make_tensor(ptr, layout): the second argument must be a cotile::ct::Layout");
+  static_assert(is_layout_v<L> || is_composed_layout<L>::value,
+                "make_tensor(ptr, layout): the second argument must be a cotile::ct::Layout or a swizzled layout");
   return Tensor<Iter, L>{it, l};
 }
 
@@ -187,13 +212,26 @@ COTILE_HD constexpr auto make_identity_tensor(const S& s) {
   return Tensor<CoordIter<S>, decltype(make_layout(s))>{CoordIter<S>{s, 0}, make_layout(s)};
 }
 
-template <class Iter, class L>
-COTILE_HD constexpr auto size(const Tensor<Iter, L>& t) {
+// A tensor answers for its layout: shape, size, rank, layout (of the whole or of mode I...).
+template <class T>
+concept TensorLike = requires(const T& t) {
+  t.layout();
+};
+template <int... Is, TensorLike T>
+COTILE_HD COTILE_INLINE constexpr auto shape(const T& t) {
+  return shape<Is...>(t.layout());
+}
+template <TensorLike T>
+COTILE_HD COTILE_INLINE constexpr auto size(const T& t) {
   return size(t.layout());
 }
-template <class Iter, class L>
-COTILE_HD constexpr auto shape(const Tensor<Iter, L>& t) {
-  return shape(t.layout());
+template <TensorLike T>
+COTILE_HD COTILE_INLINE constexpr auto rank(const T& t) {
+  return rank(t.layout());
+}
+template <int... Is, TensorLike T>
+COTILE_HD COTILE_INLINE constexpr auto layout(const T& t) {
+  return layout<Is...>(t.layout());
 }
 
 // repeat<N>(_) as a pack (CuTe's repeat<N>(_)); a single '_' when N == 1.

@@ -1,0 +1,125 @@
+// A layout after a swizzle and the inverses of swizzled layouts (algebra/swizzle_inverse.hpp):
+// CuTe's results where its rule is right, the laws on generated inputs (static and dynamic
+// leaves), and the refusals word for word where CuTe's rule is wrong.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "test_util.hpp"
+
+using namespace cotile;
+using namespace cotile::test;
+
+// CuTe 4.7's results (printed by CuTe itself): its core tests' swizzled inverses and more.
+TEST(SwizzleInverse, MatchesCute) {
+  EXPECT_EQ(calc("right_inverse(Sw<1,0,2> o _0 o (_4,_4):(_1,_4))"), "Sw<1,0,2> o _0 o _16:_1");
+  EXPECT_EQ(calc("left_inverse(Sw<1,0,2> o _0 o (_4,_4):(_1,_4))"), "Sw<1,0,2> o _0 o _16:_1");
+  EXPECT_EQ(calc("right_inverse(Sw<1,0,2> o _0 o (_4,_4):(_4,_1))"), "Sw<1,0,-2> o _0 o (_4,_4):(_4,_1)");
+  EXPECT_EQ(calc("left_inverse(Sw<1,0,2> o _0 o (_4,_4):(_4,_1))"), "Sw<1,0,-2> o _0 o (_4,_4):(_4,_1)");
+  EXPECT_EQ(calc("right_inverse(Sw<1,0,1> o _0 o (_4,_4):(_8,_1))"), "Sw<1,2,1> o _0 o _4:_4");
+  EXPECT_EQ(calc("left_inverse(Sw<1,0,1> o _0 o (_4,_4):(_8,_1))"), "Sw<1,2,1> o _0 o (_8,_4):(_4,_1)");
+  EXPECT_EQ(calc("right_inverse(Sw<3,3,3> o _0 o (_8,_64):(_64,_1))"), "Sw<3,0,-6> o _0 o (_64,_8):(_8,_1)");
+  EXPECT_EQ(calc("left_inverse(Sw<2,0,3> o _0 o (_8,_8):(_8,_1))"), "Sw<2,0,-3> o _0 o (_8,_8):(_8,_1)");
+  EXPECT_EQ(calc("composition((_8,_8):(_8,_1), Sw<2,0,3>)"), "Sw<2,0,-3> o _0 o (_8,_8):(_8,_1)");
+  EXPECT_EQ(calc("composition((_4,_4):(_1,_4), Sw<1,0,2>)"), "Sw<1,0,2> o _0 o (_4,_4):(_1,_4)");
+  EXPECT_EQ(calc("composition((_4,_4):(_4,_1), Sw<1,0,2>)"), "Sw<1,0,-2> o _0 o (_4,_4):(_4,_1)");
+  // Dynamic leaves: the same rule on the run-time values.
+  EXPECT_EQ(calc("composition((8,_8):(_8,1), Sw<2,0,3>)"), "Sw<2,0,-3> o _0 o (8,_8):(_8,1)");
+}
+
+// L = (_2,_2):(_1,_1) adds bits 0 and 1 into one: L(Sw(3)) = L(3) = 2, but CuTe's Sw<1,0,1> o L
+// gives Sw<1,0,1>(2) = 3.
+TEST(SwizzleInverse, RefusesWhereCuteIsWrong) {
+  EXPECT_EQ(calc_error("composition((_2,_2):(_1,_1), Sw<1,1,1>)"),
+            "composition: R(x) = L(Sw(x)) fails at x = 3 (R(x) = 3, L(Sw(x)) = 2)\n"
+            "  Sw = Sw<1,1,1>, L = (_2,_2):(_1,_1)\n"
+            "  why: the layout does not carry the swizzle's bits one to one onto bits it adds\n"
+            "  CuTe 4.7 returns Sw<1,0,1> o _0 o (_2,_2):(_1,_1) here\n"
+            "  fix: keep the swizzle outside the layout (Sw o L), or give the layout power-of-two strides on the "
+            "swizzle's bits");
+  std::string warnings;
+  EXPECT_EQ(calc_as_cute("composition((_2,_2):(_1,_1), Sw<1,1,1>)", &warnings), "Sw<1,0,1> o _0 o (_2,_2):(_1,_1)");
+  EXPECT_EQ(warnings.substr(0, warnings.find('\n')),
+            "composition: R(x) = L(Sw(x)) fails at x = 3 (R(x) = 3, L(Sw(x)) = 2)");
+  EXPECT_EQ(calc_error("right_inverse(Sw<1,0,2> o 3 o (_4,_4):(_1,_4))"),
+            "right_inverse: a swizzled layout's inverse needs a _0 offset (Sw o _0 o L)\n"
+            "  offset = 3\n"
+            "  fix: invert the layout without its offset and subtract the offset before the inverse");
+  // L's images of the masks are not a swizzle's (one bit to two): CuTe's make_swizzle refuses too.
+  EXPECT_EQ(calc_error("composition((_2,_3):(_3,_1), Sw<1,0,1>)"),
+            "composition: a swizzle's source and target masks are two non-negative sets of B bits\n"
+            "  source mask = 1\n"
+            "  target mask = 3\n"
+            "  fix: composition(L, Sw) moves the swizzle to L's images of its masks; give L power-of-two strides on "
+            "the swizzle's bits, or keep the swizzle outside the layout (Sw o L)");
+}
+
+namespace {
+int64_t at(const Layout& l, int64_t i) { return eval(l, I(D(i))).value; }
+int64_t at(const ComposedLayout& c, int64_t i) { return c.swizzle((c.offset + eval(c.layout, I(D(i)))).value); }
+
+// A random layout of rank 1-3: shapes from {1, 2, 3, 4, 8}, strides from {0, 1, 2, 3, 4, 8, 16};
+// each leaf static or dynamic.
+Layout random_layout(std::mt19937& g) {
+  const int64_t shapes[] = {1, 2, 3, 4, 8}, strides[] = {0, 1, 2, 3, 4, 8, 16};
+  const int rank = 1 + int(g() % 3);
+  IntTuple s = IntTuple::tuple(), d = IntTuple::tuple();
+  for (int k = 0; k < rank; ++k) {
+    const int64_t sk = shapes[g() % 5], dk = strides[g() % 7];
+    s.push_back(I(g() % 2 ? S(sk) : D(sk)));
+    d.push_back(I(g() % 2 ? S(dk) : D(dk)));
+  }
+  return Layout{s, d};
+}
+Swizzle random_swizzle(std::mt19937& g) {
+  const int b = 1 + int(g() % 2), m = int(g() % 3), s = (b + int(g() % 2)) * (g() % 2 ? 1 : -1);
+  return make_swizzle(b, m, s);
+}
+}  // namespace
+
+// On generated inputs every result satisfies its law, checked here at every point by eval (not
+// the laws' own evaluator); every refusal is of a result (CuTe's, from the as-CuTe mode) that
+// breaks it somewhere.
+TEST(SwizzleInverse, LawsOnGeneratedInputs) {
+  std::mt19937 g(20261203);
+  int kept[3] = {}, refused[3] = {};
+  for (int n = 0; n < 3000; ++n) {
+    const Layout l = random_layout(g);
+    const Swizzle sw = random_swizzle(g);
+    const int64_t size_l = size(l).value;
+    // composition(L, Sw): R(x) = L(Sw(x)) for x < size(L)
+    try {
+      const ComposedLayout r = composition(l, sw);
+      ++kept[0];
+      for (int64_t x = 0; x < size_l; ++x) ASSERT_EQ(at(r, x), at(l, sw(x))) << to_string(l) << " " << to_string(sw);
+    } catch (const LawError&) {
+      ++refused[0];
+      LawLog log;
+      const ComposedLayout cute = composition(l, sw, Options{false, true, &log});
+      bool broken = false;
+      for (int64_t x = 0; x < size_l && !broken; ++x) broken = at(cute, x) != at(l, sw(x));
+      EXPECT_TRUE(broken) << to_string(l) << " " << to_string(sw);
+    } catch (const Error&) {  // masks that are no swizzle's: CuTe refuses too
+    }
+    // right_inverse(C): C(R(i)) = i for i < size(R);  left_inverse(C): C(R(C(i))) = C(i)
+    const ComposedLayout c{sw, S(0), l};
+    for (int left = 0; left < 2; ++left) {
+      try {
+        const ComposedLayout r = left ? left_inverse(c) : right_inverse(c);
+        ++kept[1 + left];
+        const int64_t n_points = left ? size_l : size(r.layout).value;
+        for (int64_t i = 0; i < n_points; ++i)
+          ASSERT_EQ(left ? at(c, at(r, at(c, i))) : at(c, at(r, i)), left ? at(c, i) : i) << to_string(c);
+      } catch (const LawError&) {
+        ++refused[1 + left];
+      } catch (const Error&) {  // left_inverse of a non-injective layout, masks no swizzle's
+      }
+    }
+  }
+  // The generator reaches both outcomes of each operation.
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_GT(kept[k], 300) << k;
+    EXPECT_GT(refused[k], 10) << k;
+  }
+  std::printf("kept %d %d %d, refused %d %d %d\n", kept[0], kept[1], kept[2], refused[0], refused[1], refused[2]);
+}
