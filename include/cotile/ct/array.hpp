@@ -56,4 +56,10 @@ COTILE_HD constexpr array<T, N> reverse(const array<T, N>& a) {
   return r;
 }
 
+// fill(a, v): every element v (CuTe's fill of a container).
+template <class T, size_t N, class V>
+COTILE_HD constexpr void fill(array<T, N>& a, const V& v) {
+  for (size_t i = 0; i < N; ++i) a.elems_[i] = T(v);
+}
+
 }  // namespace cotile::ct

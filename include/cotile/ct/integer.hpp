@@ -95,6 +95,21 @@ using _524288 = Int<524288>;
 template <auto V>
 using C = std::integral_constant<decltype(V), V>;
 
+// CuTe's literal of a static integer: 0_c, 128_c are Int<0>, Int<128> (decimal digits).
+namespace detail {
+template <char... Ds>
+constexpr int64_t decimal() {
+  int64_t v = 0;
+  ((v = v * 10 + (Ds - '0')), ...);
+  return v;
+}
+}  // namespace detail
+template <char... Ds>
+constexpr auto operator""_c() {
+  static_assert(((Ds >= '0' && Ds <= '9') && ...), "N_c: a static integer literal takes decimal digits only");
+  return Int<detail::decimal<Ds...>()>{};
+}
+
 // '_': keep this mode (slicing), leave this mode alone (tiles).
 struct Underscore {};
 // Under nvcc also a device variable (internal linkage, as nvcc requires without -rdc), so that

@@ -123,6 +123,11 @@ struct has_underscore<Pack<T, Ts...>>
     : std::bool_constant<has_underscore<T>::value || (has_underscore<Ts>::value || ...)> {};
 
 template <class Iter, class L, class Storage = void>
+struct Tensor;
+template <class T, class L, int N>
+using RegisterTensor = Tensor<ArrayEngine<T, N>, L, void>;
+
+template <class Iter, class L, class Storage>
 struct Tensor {
   Iter iter;
   L layout_;
@@ -159,9 +164,10 @@ struct Tensor {
   }
 };
 
-// A register tensor owns its storage.
-template <class T, class L, int N>
-struct RegisterTensor {
+// A register tensor owns its storage: the Tensor over an ArrayEngine (as in CuTe, one class
+// template, so that `Tensor t = make_tensor<T>(layout);` deduces it).
+template <class T, int N, class L>
+struct Tensor<ArrayEngine<T, N>, L, void> {
   ArrayEngine<T, N> storage;
   L layout_;
   COTILE_HD constexpr const L& layout() const { return layout_; }
@@ -185,11 +191,17 @@ struct RegisterTensor {
   COTILE_HD constexpr const T* data() const { return storage.data; }
 };
 
+// make_tensor(it, layout), or make_tensor(it, shape): the shape's column-major layout.
 template <class Iter, class L>
-COTILE_HD constexpr auto make_tensor(const Iter& it, const L& l) {
-  static_assert(is_layout_v<L> || is_composed_layout<L>::value,
-                "make_tensor(ptr, layout): the second argument must be a cotile::ct::Layout or a swizzled layout");
-  return Tensor<Iter, L>{it, l};
+COTILE_HD constexpr auto make_tensor(Iter it, const L& l) {  // (by value: an array decays to its pointer)
+  if constexpr (is_tuple_like_v<L> || is_static_int<L>::value || std::is_integral_v<L>) {
+    return make_tensor(it, make_layout(l));
+  } else {
+    static_assert(is_layout_v<L> || is_composed_layout<L>::value,
+                  "make_tensor(ptr, layout): the second argument must be a cotile::ct::Layout, a swizzled layout or "
+                  "a shape");
+    return Tensor<Iter, L>{it, l};
+  }
 }
 
 // make_tensor<T>(layout): registers for a static layout (cosize(layout) values of T).
@@ -212,24 +224,26 @@ COTILE_HD constexpr auto make_identity_tensor(const S& s) {
   return Tensor<CoordIter<S>, decltype(make_layout(s))>{CoordIter<S>{s, 0}, make_layout(s)};
 }
 
-// A tensor answers for its layout: shape, size, rank, layout (of the whole or of mode I...).
-template <class T>
-concept TensorLike = requires(const T& t) {
+// A tensor: anything with a layout() whose elements t(i) are indexed by the layout's 1-D index.
+// It answers for its layout: shape, size, rank, layout (of the whole or of mode I...).
+template <class Tn>
+concept tensor_like = requires(const Tn& t) {
   t.layout();
-};
-template <int... Is, TensorLike T>
+}
+&&!is_layout_v<Tn>;
+template <int... Is, tensor_like T>
 COTILE_HD COTILE_INLINE constexpr auto shape(const T& t) {
   return shape<Is...>(t.layout());
 }
-template <TensorLike T>
+template <tensor_like T>
 COTILE_HD COTILE_INLINE constexpr auto size(const T& t) {
   return size(t.layout());
 }
-template <TensorLike T>
+template <tensor_like T>
 COTILE_HD COTILE_INLINE constexpr auto rank(const T& t) {
   return rank(t.layout());
 }
-template <int... Is, TensorLike T>
+template <int... Is, tensor_like T>
 COTILE_HD COTILE_INLINE constexpr auto layout(const T& t) {
   return layout<Is...>(t.layout());
 }

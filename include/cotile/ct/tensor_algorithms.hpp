@@ -26,13 +26,6 @@
 
 namespace cotile::ct {
 
-// A tensor: anything with a layout() whose elements t(i) are indexed by the layout's 1-D index.
-template <class Tn>
-concept tensor_like = requires(const Tn& t) {
-  t.layout();
-}
-&&!is_layout_v<Tn>;
-
 namespace op {
 struct LayoutLike {
   constexpr EL operator()(const EL& l) const { return ::cotile::make_layout_like(l); }
