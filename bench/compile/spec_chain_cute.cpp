@@ -12,8 +12,8 @@ using namespace cute;
 int chain(uint8_t* q, int d, int t) {
   auto* p = reinterpret_cast<float_e5m2_t*>(q);
   auto gQ = make_tensor(make_gmem_ptr(p), make_layout(make_shape(_128{}, _128{}), make_stride(d, _1{})));
-  TiledMMA mma = make_tiled_mma(
-      SM100_MMA_F8F6F4_SS<float_e5m2_t, float_e5m2_t, float, 128, 64, UMMA::Major::K, UMMA::Major::K>{});
+  TiledMMA mma =
+      make_tiled_mma(SM100_MMA_F8F6F4_SS<float_e5m2_t, float_e5m2_t, float, 128, 64, UMMA::Major::K, UMMA::Major::K>{});
   auto tSgQ = mma.get_slice(0).partition_A(gQ);
   auto data = make_layout(shape(tSgQ.layout()),
                           replace<0>(stride(tSgQ.layout()), replace<0>(get<0>(stride(tSgQ.layout())), _128{})));

@@ -237,7 +237,7 @@ def call_record(op, a):
         if n == 6:
             setup += (f" const auto tn = {tensor(a[4])}; const auto thr = dyn({a[5][1]});"
                       " const auto s = get_slice(tc, thr).partition_S(tn); const auto d = partition_D(tc, tn, thr);")
-            return setup, {"S": "s.layout()", "S_offset": "s.data().offset", "D": "d.layout()", "D_offset": "d.data().offset"}
+            return setup, {"S": "s.layout()", "S_offset": "*s.data()", "D": "d.layout()", "D_offset": "*d.data()"}
     if op == "mma_atom" and n == 1:
         t = f"MmaAtom<{mma_targs(a[0])}>"
         return "", {"Shape_MNK": f"{t}::shape_mnk()", "ThrID": f"{t}::thr_id()", "ALayout": f"{t}::layout_a()",
@@ -250,7 +250,7 @@ def call_record(op, a):
         x = op[-1]
         setup = (f"const auto m = make_tiled_mma<{mma_targs(a[0])}>({cpp(a[1])}); const auto tn = {tensor(a[2])};"
                  f" const auto p = get_slice(m, dyn({a[3][1]})).partition_{x}(tn);")
-        return setup, {f"thrfrg_{x}": f"thrfrg_{x}(m, {cpp(a[2])})", f"partition_{x}": "p.layout()", "offset": "p.data().offset"}
+        return setup, {f"thrfrg_{x}": f"thrfrg_{x}(m, {cpp(a[2])})", f"partition_{x}": "p.layout()", "offset": "*p.data()"}
     if op == "fmha_gen_q" and n == 4:
         e, d, mt = ELEMS[name_of(a[0])], static_int(a[1]), static_int(a[2])
         # The kernel's chain (spec §5-§8) in typed code: partition_A of gQ, the two replace<0>, the
