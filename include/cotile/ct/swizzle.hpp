@@ -69,13 +69,15 @@ COTILE_HD COTILE_INLINE constexpr auto tile_to_shape(const L& l, const ShapeOrde
 
 namespace op {
 // The inverse of Sw<B,M,S> o _0 o L (the engine's, algebra/swizzle_inverse.hpp), as its layout
-// (Part 0) or its swizzle's (B, M, S) (Part 1).
+// (Part 0: the laws checked here) or its swizzle's (B, M, S) (Part 1: the same result, computed
+// again without re-checking the laws, which Part 0 did).
 template <int B, int M, int S, bool Left, int Part>
 struct SwizzledInverse {
   Options opt{};
   constexpr auto operator()(const EL& l) const {
     const ::cotile::ComposedLayout c{::cotile::Swizzle{B, M, S}, ::cotile::S(0), l};
-    const ::cotile::ComposedLayout r = swizzled_inverse(Left, c, opt);
+    const Options o = Part == 0 ? opt : Options{opt.strict, true, nullptr};  // as_cute, no log: no law run
+    const ::cotile::ComposedLayout r = swizzled_inverse(Left, c, o);
     if constexpr (Part == 0) return r.layout;
     else return make_tuple(I(::cotile::S(r.swizzle.b)), I(::cotile::S(r.swizzle.m)), I(::cotile::S(r.swizzle.s)));
   }

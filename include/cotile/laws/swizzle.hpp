@@ -13,16 +13,15 @@
 
 namespace cotile::laws {
 
-// "Sw<B,M,S> o OFFSET o LAYOUT", as to_string prints it.
-COTILE_HD constexpr Text text(const ComposedLayout& c) {
-  Text t;
-  t.add("Sw<").num(c.swizzle.b).add(",").num(c.swizzle.m).add(",").num(c.swizzle.s).add("> o ");
-  t.add(c.offset).add(" o ").add(c.layout);
-  return t;
-}
+// "Sw<B,M,S>" and "Sw<B,M,S> o OFFSET o LAYOUT", as to_string prints them.
 COTILE_HD constexpr Text text(const Swizzle& sw) {
   Text t;
   t.add("Sw<").num(sw.b).add(",").num(sw.m).add(",").num(sw.s).add(">");
+  return t;
+}
+COTILE_HD constexpr Text text(const ComposedLayout& c) {
+  Text t = text(c.swizzle);
+  t.add(" o ").add(c.offset).add(" o ").add(c.layout);
   return t;
 }
 
