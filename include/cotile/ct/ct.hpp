@@ -12,6 +12,7 @@
 #include "layout.hpp"
 #include "mixed_bits.hpp"
 #include "projection.hpp"
+#include "subbyte.hpp"
 #include "swizzle.hpp"
 #include "tensor.hpp"
 #include "tensor_algorithms.hpp"
