@@ -296,6 +296,29 @@ TEST(Typed, SwizzledLayoutsInvert) {
   EXPECT_EQ(to_string(shape(t)), "(_8,_8)");
 }
 
+// Compositions with swizzles (CuTe's results, printed by CuTe 4.7): L o Sw = Sw' o _0 o L (its law
+// checked by the engine at compile time), (Sw o k o L) o T = Sw o k o (L o T), and
+// A o (Sw o _0 o L) = (A o Sw) o L; each equal to the functions composed, point by point.
+TEST(Typed, SwizzledLayoutsCompose) {
+  const auto a = Layout<Shape<_8, _8>, Stride<_8, _1>>{};
+  const auto sw = composition(Swizzle<2, 0, -3>{}, a);
+  const auto r = composition(a, sw);
+  EXPECT_EQ(to_string(r), "Sw<2,0,3> o _0 o (_8,_8):(_1,_8)");
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(r(i), a(sw(i)));
+  const auto l = composition(Layout<Shape<_4, _8>, Stride<_8, _1>>{}, Swizzle<1, 0, 3>{});
+  EXPECT_EQ(to_string(l), "Sw<1,1,-2> o _0 o (_4,_8):(_8,_1)");
+  const auto inner = Layout<Shape<_4, _8>, Stride<_8, _1>>{};
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(l(i), inner(Swizzle<1, 0, 3>{}(i)));
+  const auto t = composition(composition(Swizzle<2, 0, 3>{}, a), Layout<Shape<_4, _2>, Stride<_1, _8>>{});
+  EXPECT_EQ(to_string(t), "Sw<2,0,3> o _0 o (_4,_2):(_8,_1)");
+  // a swizzled layout after a swizzled layout: two swizzles, nested
+  const auto s3 = composition(Swizzle<2, 0, 3>{}, a);
+  const auto nested = composition(s3, sw);
+  static_assert(std::is_same_v<decltype(size(nested)), _64>);
+  EXPECT_TRUE(compatible(sw, nested));
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(nested(i), s3(sw(i)));
+}
+
 // nullspace: CuTe's results (printed by CuTe 4.7), static and with run-time leaves.
 TEST(Typed, NullspaceOfTheZeroStrideModes) {
   EXPECT_EQ(to_string(nullspace(Layout<Shape<_2, _2, _2>, Stride<_0, _0, _0>>{})), "(_2,_2,_2):(_1,_2,_4)");

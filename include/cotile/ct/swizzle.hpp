@@ -47,6 +47,46 @@ COTILE_HD COTILE_INLINE constexpr auto composition(const Swizzle<B, M, S>& sw, c
 }
 
 namespace op {
+// composition(L, Sw<B,M,S>) = Sw' o _0 o L (the engine's, algebra/swizzle_inverse.hpp, with its
+// law L(Sw(x)) = Sw'(L(x)) checked on every x < size(L)): Sw' as (B', M', S').
+template <int B, int M, int S>
+struct LayoutAfterSwizzle {
+  Options opt{};
+  constexpr auto operator()(const EL& l) const {
+    const ::cotile::ComposedLayout r = ::cotile::composition(l, ::cotile::Swizzle{B, M, S}, opt);
+    return make_tuple(I(::cotile::S(r.swizzle.b)), I(::cotile::S(r.swizzle.m)), I(::cotile::S(r.swizzle.s)));
+  }
+};
+}  // namespace op
+
+// composition(L, Sw): x -> L(Sw(x)), written Sw' o _0 o L (CuTe's result; refused where L does
+// not carry the swizzle's bits, where that rewrite is wrong).
+template <class L, int B, int M, int S>
+requires is_layout_v<L> COTILE_HD COTILE_INLINE constexpr auto composition(const L& l, const Swizzle<B, M, S>&) {
+  static_assert(is_static_v<L>, "composition(L, Swizzle): L must be static (the result's swizzle is a type, made "
+                                "from L's values on the swizzle's bits)");
+  constexpr auto sw = decltype(lift<op::LayoutAfterSwizzle<B, M, S>, Kind::kLayout>(l))::spec;
+  using Sw = Swizzle<int(sw.val[0]), int(sw.val[1]), int(sw.val[2])>;
+  return ComposedLayout<Sw, _0, L>{Sw{}, _0{}, l};
+}
+
+// composition(Sw o k o L, T) = Sw o k o composition(L, T): x -> Sw(k + L(T(x))).
+template <class Sw, class Off, class L, class T>
+COTILE_HD COTILE_INLINE constexpr auto composition(const ComposedLayout<Sw, Off, L>& c, const T& t) {
+  const auto inner = composition(c.layout, t);
+  return ComposedLayout<Sw, Off, std::remove_cv_t<decltype(inner)>>{c.swizzle, c.offset, inner};
+}
+
+// composition(A, Sw o _0 o L) = composition(composition(A, Sw), L): x -> A(Sw(L(x))).
+template <class A, class Sw, class Off, class L>
+requires is_layout_v<A> COTILE_HD COTILE_INLINE constexpr auto composition(const A& a,
+                                                                           const ComposedLayout<Sw, Off, L>& c) {
+  static_assert(std::is_same_v<Off, _0>, "composition(A, Sw o offset o L): the offset must be _0 (A o Sw o offset "
+                                         "is no swizzled layout: compose with Sw o _0 o L and add A(offset) apart)");
+  return composition(composition(a, c.swizzle), c.layout);
+}
+
+namespace op {
 struct TileToShape {
   constexpr EL operator()(const EL& l, const IntTuple& s) const { return tile_to_shape(l, s); }
   constexpr EL operator()(const EL& l, const IntTuple& s, const IntTuple& o) const { return tile_to_shape(l, s, &o); }
@@ -116,6 +156,26 @@ template <int... Is, class Sw, class Off, class L>
 COTILE_HD COTILE_INLINE constexpr auto shape(const ComposedLayout<Sw, Off, L>& c) {
   return shape<Is...>(c.layout);
 }
+// congruent, weakly_congruent, compatible: a swizzled layout answers for its shape.
+template <class Sw, class Off, class L, class B>
+COTILE_HD COTILE_INLINE constexpr auto compatible(const ComposedLayout<Sw, Off, L>& a, const B& b) {
+  return compatible(shape(a), b);
+}
+template <class A, class Sw, class Off, class L>
+requires(!is_composed_layout<A>::value) COTILE_HD COTILE_INLINE
+    constexpr auto compatible(const A& a, const ComposedLayout<Sw, Off, L>& b) {
+  return compatible(a, shape(b));
+}
+template <class Sw, class Off, class L, class B>
+COTILE_HD COTILE_INLINE constexpr auto congruent(const ComposedLayout<Sw, Off, L>& a, const B& b) {
+  return congruent(shape(a), b);
+}
+template <class A, class Sw, class Off, class L>
+requires(!is_composed_layout<A>::value) COTILE_HD COTILE_INLINE
+    constexpr auto congruent(const A& a, const ComposedLayout<Sw, Off, L>& b) {
+  return congruent(a, shape(b));
+}
+
 // layout(c) is c itself (a mode of it is no swizzled layout of its own: CuTe's layout<I> of one
 // is not supported either).
 template <int... Is, class Sw, class Off, class L>
