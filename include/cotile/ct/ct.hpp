@@ -2,6 +2,7 @@
 #pragma once
 
 #include "atom.hpp"
+#include "basis.hpp"
 #include "bit_field.hpp"
 #include "error.hpp"
 #include "array.hpp"

@@ -202,6 +202,20 @@ inline constexpr Kind tiler_kind = is_layout_v<T> ? Kind::kLayout : Kind::kTile;
 
 // --- construction ---------------------------------------------------------------------------
 
+// Strides that are scaled basis elements (CuTe's E<...>) make a BasisLayout (basis.hpp).
+template <class T, int... Ns>
+struct ScaledBasis;
+template <class Shape, class Stride>
+struct BasisLayout;
+namespace detail {
+template <class T>
+struct has_basis : std::false_type {};
+template <class T, int... Ns>
+struct has_basis<ScaledBasis<T, Ns...>> : std::true_type {};
+template <class... Ts>
+struct has_basis<tuple<Ts...>> : std::bool_constant<(has_basis<Ts>::value || ...)> {};
+}  // namespace detail
+
 // make_layout(shape) (column-major), make_layout(shape, stride), make_layout(L0, L1, ...).
 template <class S>
 COTILE_HD COTILE_INLINE constexpr auto make_layout(const S& s) {
@@ -212,6 +226,7 @@ template <class S, class D, class... Ls>
 COTILE_HD COTILE_INLINE constexpr auto make_layout(const S& s, const D& d, const Ls&... ls) {
   if constexpr (is_layout_v<S>)
     return lift<op::Concat, Kind::kLayout, Kind::kLayout, (ls, Kind::kLayout)...>(s, d, ls...);
+  else if constexpr (detail::has_basis<D>::value) return make_basis_layout(s, d);
   else return lift<op::MakeLayoutSD, Kind::kTuple, Kind::kTuple>(s, d);
 }
 template <class S>
@@ -238,14 +253,18 @@ COTILE_HD COTILE_INLINE constexpr auto make_layout(const S& s, LayoutRight) {
 // decltype(make_layout(Shape<_2, _4>{}, Stride<_4, _1>{})); a default-constructed one has its
 // dynamic leaves 0. Shape and stride must be congruent (make_layout's law, a compile error).
 namespace detail {
-template <class Shape, class Stride>
+template <class Shape, class Stride, bool Basis = has_basis<Stride>::value>
 struct LayoutType {
   using L = Lifted<op::MakeLayoutSD, Kinds<Kind::kTuple, Kind::kTuple>, Shape, Stride>;
   static_assert(L::law_holds);
   using type = TypedLayout<L::layout>;
 };
+template <class Shape, class Stride>
+struct LayoutType<Shape, Stride, true> {
+  using type = BasisLayout<Shape, Stride>;
+};
 template <class Shape>
-struct LayoutType<Shape, void> {
+struct LayoutType<Shape, void, false> {
   using L = Lifted<op::MakeLayoutS, Kinds<Kind::kTuple>, Shape>;
   static_assert(L::law_holds);
   using type = TypedLayout<L::layout>;
