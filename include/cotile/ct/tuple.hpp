@@ -18,7 +18,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -35,6 +34,22 @@ template <class... Ts>
 struct tuple;
 
 namespace detail {
+
+// pack_element_t<I, Ts...>: the I-th type of a pack, by overload resolution over indexed bases
+// (no recursion, and no <tuple> in every file that includes the typed layer).
+template <size_t I, class T>
+struct IndexedType {
+  using type = T;
+};
+template <class Seq, class... Ts>
+struct IndexedTypes;
+template <size_t... Is, class... Ts>
+struct IndexedTypes<std::index_sequence<Is...>, Ts...> : IndexedType<Is, Ts>... {};
+template <size_t I, class T>
+IndexedType<I, T> pick_indexed(const IndexedType<I, T>&);  // never defined: decltype only
+template <size_t I, class... Ts>
+using pack_element_t =
+    typename decltype(pick_indexed<I>(std::declval<IndexedTypes<std::index_sequence_for<Ts...>, Ts...>>()))::type;
 
 // Whether an element of type T is left out of the storage (made on demand by get).
 template <class T>
@@ -100,7 +115,7 @@ COTILE_HD constexpr decltype(auto) store_get(S&& s) {
     else return (std::forward<S>(s).first);
   } else {
     if constexpr ((kUnstored<Ts> && ...)) {
-      return std::tuple_element_t<I - 1, std::tuple<Ts...>>{};
+      return pack_element_t<I - 1, Ts...>{};
     } else {
       static_assert(std::is_same_v<Plain, Store<T, Ts...>>);
       return store_get<I - 1, decltype((std::forward<S>(s).rest)), Ts...>(std::forward<S>(s).rest);
@@ -162,7 +177,9 @@ inline constexpr size_t tuple_size_v = tuple_size<std::remove_cvref_t<T>>::value
 template <size_t I, class T>
 struct tuple_element;
 template <size_t I, class... Ts>
-struct tuple_element<I, tuple<Ts...>> : std::tuple_element<I, std::tuple<Ts...>> {};
+struct tuple_element<I, tuple<Ts...>> {
+  using type = detail::pack_element_t<I, Ts...>;
+};
 template <size_t I, class T, size_t N>
 struct tuple_element<I, array<T, N>> {
   using type = T;
@@ -257,4 +274,6 @@ using std::make_integer_sequence;
 template <class... Ts>
 struct std::tuple_size<cotile::ct::tuple<Ts...>> : std::integral_constant<size_t, sizeof...(Ts)> {};
 template <size_t I, class... Ts>
-struct std::tuple_element<I, cotile::ct::tuple<Ts...>> : std::tuple_element<I, std::tuple<Ts...>> {};
+struct std::tuple_element<I, cotile::ct::tuple<Ts...>> {
+  using type = cotile::ct::detail::pack_element_t<I, Ts...>;
+};

@@ -9,11 +9,6 @@
 
 #include "report.hpp"
 
-#if !defined(__CUDA_ARCH__)
-#include <algorithm>
-#include <vector>
-#endif
-
 namespace cotile::laws {
 
 // Every leaf of t has a known value (static, or an ordinary run-time value; not symbolic).
@@ -86,20 +81,43 @@ COTILE_HD constexpr int64_t collision_points() {
 #endif
 }
 #if !defined(__CUDA_ARCH__)
-// first_collision on the host, by sorting (value, index) pairs. Not constexpr: std::vector is a
-// literal type only from libc++ 15 / libstdc++ 12 on, and emscripten's libc++ is older.
+// first_collision on the host, by sorting (value, index) pairs (a heap sort on one buffer: no
+// <algorithm> or <vector> in every file that includes the engine).
+struct ValueIndex {
+  int64_t value, index;
+  constexpr bool operator<(const ValueIndex& o) const { return value != o.value ? value < o.value : index < o.index; }
+};
+inline void sift_down(ValueIndex* v, size_t root, size_t n) {
+  for (size_t child; (child = 2 * root + 1) < n; root = child) {
+    if (child + 1 < n && v[child] < v[child + 1]) ++child;
+    if (!(v[root] < v[child])) return;
+    const ValueIndex t = v[root];
+    v[root] = v[child];
+    v[child] = t;
+  }
+}
 inline Collision first_collision_sorted(const Flat& f, int64_t n) {
-  Collision c;
-  std::vector<std::pair<int64_t, int64_t>> v;
-  v.reserve(size_t(n));
-  for (int64_t j = 0; j < n; ++j) v.emplace_back(f(j), j);
-  std::sort(v.begin(), v.end());
+  struct Buffer {
+    ValueIndex* p;
+    ~Buffer() { delete[] p; }
+  } buf{new ValueIndex[size_t(n)]};
+  ValueIndex* v = buf.p;
+  const size_t m = size_t(n);
+  for (size_t j = 0; j < m; ++j) v[j] = ValueIndex{f(int64_t(j)), int64_t(j)};
+  for (size_t k = m / 2; k-- > 0;) sift_down(v, k, m);
+  for (size_t end = m; end > 1; --end) {
+    const ValueIndex t = v[0];
+    v[0] = v[end - 1];
+    v[end - 1] = t;
+    sift_down(v, 0, end - 1);
+  }
   // Sorted by (value, index), a value's first two indices start its group: of those pairs, the
   // one whose later index is smallest.
-  for (size_t k = 1, group = 0; k < v.size(); ++k) {
-    if (v[k].first != v[k - 1].first) group = k;
-    else if (k == group + 1 && (!c.found || v[k].second < c.second))
-      c = Collision{true, v[group].second, v[k].second, v[k].first};
+  Collision c;
+  for (size_t k = 1, group = 0; k < m; ++k) {
+    if (v[k].value != v[k - 1].value) group = k;
+    else if (k == group + 1 && (!c.found || v[k].index < c.second))
+      c = Collision{true, v[group].index, v[k].index, v[k].value};
   }
   return c;
 }
