@@ -28,10 +28,10 @@ __global__ void tensor_core_gemm(const T* A, const T* B, float* C) {
   const auto gA = make_tensor(make_gmem_ptr(A), make_layout(make_shape(Int<kM>{}, Int<kK>{}), LayoutRight{}));
   const auto gB = make_tensor(make_gmem_ptr(B), make_layout(make_shape(Int<kN>{}, Int<kK>{}), LayoutRight{}));
   const auto gC = make_tensor(make_gmem_ptr(C), make_layout(make_shape(Int<kM>{}, Int<kN>{})));  // column-major
-  const auto mma = make_tiled_mma(Op{}, make_layout(make_shape(_2{}, _2{}, _1{})));             // 4 warps: 32x16x16
-  const auto tCgA = partition_A(mma, gA, tid);  // (8, M/32, K/16)
-  const auto tCgB = partition_B(mma, gB, tid);  // (4, N/16, K/16)
-  const auto tCgC = partition_C(mma, gC, tid);  // (4, M/32, N/16)
+  const auto mma = make_tiled_mma(Op{}, make_layout(make_shape(_2{}, _2{}, _1{})));              // 4 warps: 32x16x16
+  const auto tCgA = partition_A(mma, gA, tid);                                                   // (8, M/32, K/16)
+  const auto tCgB = partition_B(mma, gB, tid);                                                   // (4, N/16, K/16)
+  const auto tCgC = partition_C(mma, gC, tid);                                                   // (4, M/32, N/16)
   auto rA = partition_fragment_A<T>(mma, gA, tid);
   auto rB = partition_fragment_B<T>(mma, gB, tid);
   auto acc = partition_fragment_C<float>(mma, gC, tid);

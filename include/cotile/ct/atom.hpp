@@ -306,6 +306,24 @@ COTILE_HD constexpr auto make_tiled_mma(const UniversalFMA<D, A, B, C>& op) {
   return make_tiled_mma(op, make_layout(make_shape(_1{}, _1{}, _1{})));
 }
 
+// CuTe's spellings of the mma.sync m16n8k16 atoms (A and B K-major, f32 accumulators):
+// make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, atom_layout), MMA_Atom<...>.
+struct SM80_16x8x16_F32F16F16F32_TN {};
+struct SM80_16x8x16_F32BF16BF16F32_TN {};
+template <class AtomLayout>
+COTILE_HD constexpr auto make_tiled_mma(const SM80_16x8x16_F32F16F16F32_TN&, const AtomLayout& atom_layout) {
+  return make_tiled_mma<MmaFamily::kSm80_16x8x16, Elem::kHalf, Elem::kHalf, 16, 8>(atom_layout);
+}
+template <class AtomLayout>
+COTILE_HD constexpr auto make_tiled_mma(const SM80_16x8x16_F32BF16BF16F32_TN&, const AtomLayout& atom_layout) {
+  return make_tiled_mma<MmaFamily::kSm80_16x8x16, Elem::kBFloat16, Elem::kBFloat16, 16, 8>(atom_layout);
+}
+template <class Op>
+requires(std::is_base_of_v<SM80_16x8x16_F32F16F16F32_TN, Op> ||
+         std::is_base_of_v<SM80_16x8x16_F32BF16BF16F32_TN, Op>) COTILE_HD constexpr auto make_tiled_mma(const Op& op) {
+  return make_tiled_mma(op, make_layout(make_shape(_1{}, _1{}, _1{})));
+}
+
 namespace op {
 template <class Gen>
 struct TileMNK {  // (tile_size_mnk<0>, <1>, <2>)

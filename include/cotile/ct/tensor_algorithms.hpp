@@ -7,8 +7,10 @@
 //   fill(t, v), clear(t)      t(i) = v, t(i) = T{}
 //   axpby(a, x, b, y)         y(i) = a x(i) + b y(i)
 //   transform(t, f)           t(i) = f(t(i));  transform(src, dst, f): dst(i) = f(src(i))
-//   gemm(mma, a, b, c)        a thread's partitions (V,M,K) x (V,N,K) => (V,M,N) by a tiled MMA
-//                             of UniversalFMA atoms (V = 1): c(0,m,n) += sum_k a(0,m,k) b(0,n,k)
+//   gemm(mma, a, b, c)        a thread's partitions (V,M,K) x (V,N,K) => (V,M,N) by a tiled MMA:
+//                             UniversalFMA atoms (V = 1): c(0,m,n) += sum_k a(0,m,k) b(0,n,k);
+//                             mma.sync m16n8k16 atoms (V = 8, 4, 4: the atom's fragments, values in
+//                             register order): one instruction a (m, n, k), on the device
 //   gemm(a, b, c)             by the tensors' ranks: (V) x (V) => (V)       c(v) += a(v) b(v)
 //                                                     (M) x (N) => (M,N)     c(m,n) += a(m) b(n)
 //                                                     (M,K) x (N,K) => (M,N) c(m,n) += sum_k a(m,k) b(n,k)
@@ -18,9 +20,11 @@
 // make_fragment_like of t's layout (algebra/like.hpp), for static layouts.
 #pragma once
 
+#include <bit>
 #include <type_traits>
 
 #include "../algebra/like.hpp"
+#include "../arch/mma_sm80.hpp"
 #include "atom.hpp"
 #include "tensor.hpp"
 
@@ -242,21 +246,57 @@ COTILE_HD COTILE_INLINE constexpr void gemm(const A& a, const B& b, C&& c) {
   }
 }
 
+namespace detail {
+// Two 16-bit values as one register, the first in the low half (an MMA fragment's pair).
+template <class T>
+COTILE_HD COTILE_INLINE uint32_t pack_pair(const T& lo, const T& hi) {
+  static_assert(sizeof(T) == 2 && std::is_trivially_copyable_v<T>,
+                "gemm(tiled_mma, a, b, c): m16n8k16 fragments hold 16-bit values (half, bfloat16)");
+  return uint32_t(std::bit_cast<uint16_t>(lo)) | (uint32_t(std::bit_cast<uint16_t>(hi)) << 16);
+}
+template <int I, class Tn>
+inline constexpr int64_t static_extent =
+    int64_t(decltype(size(get<I>(shape(std::declval<const Tn&>().layout()))))::value);
+}  // namespace detail
+
 template <class Gen, tensor_like A, tensor_like B, class C>
 COTILE_HD COTILE_INLINE constexpr void gemm(const TiledMMA<Gen>&, const A& a, const B& b, C&& c) {
-  static_assert(TiledMMA<Gen>::value.atom.family == MmaFamily::kUniversalFma,
-                "gemm(tiled_mma, a, b, c): here for UniversalFMA atoms; tensor-core atoms (mma.sync, wgmma) are "
-                "issued through cotile/arch (mma_sm80.hpp, wgmma.hpp)");
+  constexpr MmaFamily family = TiledMMA<Gen>::value.atom.family;
+  static_assert(family == MmaFamily::kUniversalFma || family == MmaFamily::kSm80_16x8x16,
+                "gemm(tiled_mma, a, b, c): here for UniversalFMA and mma.sync m16n8k16 atoms; wgmma and fp8 atoms "
+                "are issued through cotile/arch (wgmma.hpp, mma_sm80.hpp)");
   static_assert(detail::rank_of<A> == 3 && detail::rank_of<B> == 3 && detail::rank_of<std::remove_cvref_t<C>> == 3,
                 "gemm(tiled_mma, a, b, c): a thread's partitions (V,M,K), (V,N,K) and (V,M,N)");
   const auto m = detail::common_extent<1, 1>(a, c);
   const auto n = detail::common_extent<1, 2>(b, c);
   const auto k = detail::common_extent<2, 2>(a, b);
-  detail::for_index(k, [&](int64_t p) {
-    detail::for_index(n, [&](int64_t j) {
-      detail::for_index(m, [&](int64_t i) { c(_0{}, i, j) += a(_0{}, i, p) * b(_0{}, j, p); });
+  if constexpr (family == MmaFamily::kUniversalFma) {
+    detail::for_index(k, [&](int64_t p) {
+      detail::for_index(n, [&](int64_t j) {
+        detail::for_index(m, [&](int64_t i) { c(_0{}, i, j) += a(_0{}, i, p) * b(_0{}, j, p); });
+      });
     });
-  });
+  } else {
+    // The atom's fragments: A's 8 values are its 4 registers' halves, B's 4 its 2, C's 4 floats.
+    static_assert(detail::static_extent<0, A> == 8 && detail::static_extent<0, B> == 4 &&
+                      detail::static_extent<0, std::remove_cvref_t<C>> == 4,
+                  "gemm(tiled_mma, a, b, c): an m16n8k16 thread's values: 8 of A, 4 of B and 4 of C (mode 0 of "
+                  "partition_A/B/C by this MMA)");
+    constexpr bool bf16 = TiledMMA<Gen>::value.atom.a_type == Elem::kBFloat16;
+    detail::for_index(k, [&](int64_t p) {
+      detail::for_index(n, [&](int64_t j) {
+        detail::for_index(m, [&](int64_t i) {
+          const uint32_t ra[4] = {detail::pack_pair(a(0, i, p), a(1, i, p)), detail::pack_pair(a(2, i, p), a(3, i, p)),
+                                  detail::pack_pair(a(4, i, p), a(5, i, p)), detail::pack_pair(a(6, i, p), a(7, i, p))};
+          const uint32_t rb[2] = {detail::pack_pair(b(0, j, p), b(1, j, p)), detail::pack_pair(b(2, j, p), b(3, j, p))};
+          const float rc[4] = {float(c(0, i, j)), float(c(1, i, j)), float(c(2, i, j)), float(c(3, i, j))};
+          float rd[4];
+          ::cotile::arch::mma_m16n8k16<bf16>(rd, ra, rb, rc);
+          for (int v = 0; v < 4; ++v) c(v, i, j) = rd[v];
+        });
+      });
+    });
+  }
 }
 
 // transform: only tensors (ct::transform of tuples, tuple_algorithms.hpp, takes the rest); a
