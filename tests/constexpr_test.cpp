@@ -15,7 +15,7 @@ static_assert(size(kData) == S(16384));
 static_assert(coalesce(kData) == kInv);
 constexpr Layout kTv =
     Layout{make_tuple(make_tuple(I(S(2)), I(S(32))), I(S(16))), make_tuple(make_tuple(I(S(16)), I(S(32))), I(S(1)))};
-// layout_tv_data at t = 17, v = 0: t0 = 1, t1 = 0, t2 = 2, so q = 2048*t0 + 4096*t1 + t2 = 2050 (spec §7.3).
+// layout_tv_data at t = 17, v = 0: t0 = 1, t1 = 0, t2 = 2, so q = 2048*t0 + 4096*t1 + t2 = 2050 (qload.md §7.3).
 static_assert(eval(composition(make_layout_concat(kInv, Layout{}), kTv), I(D(17))).value == 2050);
 }  // namespace
 

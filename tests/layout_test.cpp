@@ -38,7 +38,7 @@ TEST(Layout, CoalesceMergesOnlyStaticallyContiguousModes) {
 }
 
 TEST(Layout, CoalesceWithProfileKeepsTheProfilesBoundaries) {
-  // The spec's §8.1.5: FP16 keeps (8,2) apart although 8*8 == 64.
+  // docs/qload.md §8.1: FP16 keeps (8,2) apart although 8*8 == 64.
   EXPECT_EQ(str(coalesce(L("((_1,(_8,_8)),(_8,_2)):((_0,(_128,_1)),(_8,_64))"), T("(_1,(_1,_1))"))),
             "((_8,_8),(_8,_2)):((_128,_1),(_8,_64))");
   EXPECT_EQ(str(coalesce(L("((_1,(_8,_8)),(_8,_2)):((_0,(_128,_1)),(_8,_64))"), T("(_1,_1)"))),

@@ -1,6 +1,6 @@
 """bench/compile/run.py: what CuTe code costs to compile against cotile and against CuTe.
 
-The spec's Q-load chain (spec_chain_cotile.cpp, spec_chain_cute.cpp: the same chain in each
+The FMHA decode kernel's Q-load chain (spec_chain_cotile.cpp, spec_chain_cute.cpp: the same chain in each
 library's own spelling; both are run and must print the same lines) and each of CUTLASS's core
 unit tests (test/unit/cute/core/*.cpp) are compiled twice, the tests unchanged: through
 cotile's rename-only shim (tests/cute_compat) and against CuTe itself (CUTLASS's include/, with a
@@ -76,7 +76,7 @@ def main():
                         subprocess.run([compiler, obj, "-o", exe], check=True)
                         res[side + "_out"] = subprocess.run([exe], capture_output=True, text=True, check=True).stdout
                 if name == "spec_chain" and res.get("cotile_out") != res.get("cute_out"):
-                    print("FAIL the spec chain prints differently against cotile and CuTe")
+                    print("FAIL the Q-load chain prints differently against cotile and CuTe")
                     return 1
                 (ts, ms, es), (tc, mc, ec) = res["cotile"], res["cute"]
                 ok = es is None and ec is None
@@ -90,7 +90,7 @@ def main():
     for compiler in a.compilers.split(","):
         chain = [r for r in rows if r["compiler"] == compiler and r["file"] == "spec_chain" and r["time_ratio"] != ""]
         for r in chain:
-            print(f"{compiler}: the spec chain x{r['time_ratio']:.2f} time (target >= 5), x{r['mem_ratio']:.2f} "
+            print(f"{compiler}: the Q-load chain x{r['time_ratio']:.2f} time (target >= 5), x{r['mem_ratio']:.2f} "
                   f"memory (target >= 3), CuTe / cotile")
         ok = [r for r in rows if r["compiler"] == compiler and r["file"] != "spec_chain" and r["time_ratio"] != ""]
         if not ok:

@@ -1,4 +1,4 @@
-// The spec's Q-load chain (§5-§8) in cotile's typed layer: spec_chain_cute.cpp's chain, line for
+// The FMHA decode kernel's Q-load chain (§5-§8) in cotile's typed layer: spec_chain_cute.cpp's chain, line for
 // line (bench/compile/run.py compiles both and checks that they print the same lines).
 #include <cstdio>
 

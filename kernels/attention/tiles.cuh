@@ -1,6 +1,6 @@
 // What the decode kernel loads and where it lives: its compile-time configuration, the swizzled
 // shared-memory tiles and ldmatrix lane maps (cotile layouts), K/V row addresses (contiguous or
-// paged, the appended token), and Q's cotiled copy (spec §7, §8.3). decode_kernel.cuh computes.
+// paged, the appended token), and Q's cotiled copy (qload.md §7, §8.3). decode_kernel.cuh computes.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -251,7 +251,7 @@ struct KvRows {
   }
 };
 
-// Q (16 rows of RQ bytes) into shared memory: the spec's cotiled copy (§7) over 16-byte cp.async,
+// Q (16 rows of RQ bytes) into shared memory: the cotiled copy of docs/qload.md §7 over 16-byte cp.async,
 // zero fill for rows >= valid_rows (§8.3).
 template <int RQ>
 __device__ __forceinline__ void load_q(const uint8_t* q, int64_t row_stride, int valid_rows, uint8_t* sq, int tid) {

@@ -38,7 +38,7 @@ def explain(subject=None, *args, **flags):
     """The derivation `cotile explain` prints, as a Derivation (steps with name, value, formula,
     domain and why; str() is the command's text).
 
-    explain()                                          the spec's FP8 Q-load chain (preset fmha-gen-q)
+    explain()                                          the FMHA decode kernel's FP8 Q-load chain (preset fmha-gen-q)
     explain(preset="fmha-gen-q", elem="fp16", head_dim=64, m_tile=64)
     explain("composition", A, B)                       any algebra operation
     explain("cotiled-copy", atom=..., elem=..., atom_tv=..., data=...)

@@ -1,4 +1,4 @@
-// The algebra on the spec's layouts (§6, §7) and on documented examples.
+// The algebra on the Q-load chain's layouts (§6, §7) and on documented examples.
 #include <gtest/gtest.h>
 
 #include <algorithm>

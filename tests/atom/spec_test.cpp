@@ -1,4 +1,4 @@
-// The spec's Q-load path (§5–§9) reproduced layout by layout, and its §13 checks.
+// The Q-load chain of docs/qload.md (§5–§9) reproduced layout by layout, and its §13 checks.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -73,7 +73,7 @@ TEST(SpecSection8, Tile2ThrFrgFp16KeepsTheValueGroups) {
   EXPECT_EQ(str(tr.trg_layout_tv), "((_1,_8),((_8,_8),_2)):((_0,_8),((_128,_1),_64))");
   EXPECT_EQ(str(tr.zipped), "((_1,(_8,_8)),(_8,_2)):((_0,(_128,_1)),(_8,_64))");
   EXPECT_EQ(str(tr.thrval2mn), "((_8,_8),(_8,_2)):((_128,_1),(_8,_64))");
-  // §8.1.5: a shallower profile merges the value groups; no profile merges across thread/value.
+  // §8.1: a shallower profile merges the value groups; no profile merges across thread/value.
   EXPECT_EQ(str(coalesce(tr.zipped, T("(_1,_1)"))), "((_8,_8),_16):((_128,_1),_8)");
   ThrFrgTrace tr8;
   tidfrg(fp8().copy, fp8().tSgQ, true, &tr8);
@@ -91,13 +91,13 @@ TEST(SpecSection8, SingleThreadPartition) {
   }
 }
 
-// §13.1: replacing the run-time row stride by the static _D keeps every address.
+// §13: replacing the run-time row stride by the static _D keeps every address.
 TEST(SpecSection13, ReplaceKeepsTheAddressMap) {
   for (const FmhaGenQ& q : {fp8(), fp16()})
     for (int64_t i = 0; i < size(q.tSgQ).value; ++i) ASSERT_EQ(at(q.tSgQ, i), at(q.trace.data_layout, i));
 }
 
-// §13.2 and §13.3: the inverse chain returns where it started.
+// §13: the inverse chain returns where it started.
 TEST(SpecSection13, InversesRecoverTheAtomOffsets) {
   const Layout atom = L(kAtomQTv);
   for (const FmhaGenQ& q : {fp8(), fp16()})
@@ -107,7 +107,7 @@ TEST(SpecSection13, InversesRecoverTheAtomOffsets) {
     }
 }
 
-// §13.4: the 64 threads' partitions cover the 128x128 tile, each element exactly once.
+// §13: the 64 threads' partitions cover the 128x128 tile, each element exactly once.
 TEST(SpecSection13, PartitionsCoverTheTileExactlyOnce) {
   for (const FmhaGenQ& q : {fp8(), fp16()}) {
     std::multiset<int64_t> seen;
@@ -120,7 +120,7 @@ TEST(SpecSection13, PartitionsCoverTheTileExactlyOnce) {
   }
 }
 
-// §13.5: for every (thread, value) the source and a (swizzled) shared-memory destination hold
+// §13: for every (thread, value) the source and a (swizzled) shared-memory destination hold
 // the same logical (m, d).
 TEST(SpecSection13, SourceAndSharedMemoryAgreeOnCoordinates) {
   for (const FmhaGenQ& q : {fp8(), fp16()}) {
@@ -161,7 +161,7 @@ TEST(TiledCopyErrors, StrictModeNamesTheDynamicDataLayout) {
                  true),
       "make_cotiled_copy: data_layout must be static (CuTe static_asserts is_static<DataLayout>); a leaf is dynamic\n"
       "  data_layout = ((_128,_32),_1,_4):((128,_1),_0,_32)\n"
-      "  fix: make it a static Int<...> as the spec's replace<0> does");
+      "  fix: make it a static Int<...> as the Q-load chain's replace<0> does");
 }
 
 TEST(TiledCopyErrors, ElementTypeTheAtomDoesNotTake) {

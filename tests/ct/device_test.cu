@@ -1,4 +1,4 @@
-// The typed layer on the device: layouts, tensors, the spec's Q-load partition, a swizzled
+// The typed layer on the device: layouts, tensors, the FMHA decode kernel's Q-load partition, a swizzled
 // shared-memory layout and the tuple algorithms evaluated in a kernel, compared with the engine on the host. Skipped (exit 77) without a GPU.
 #include <cstdio>
 #include <cstdlib>
@@ -24,7 +24,7 @@ __global__ void evaluate(int64_t* out, int64_t ld) {
   o[0] = s(t);
   o[1] = d(t, t % 7);
   o[2] = composition(d, make_layout(make_shape(_4{}, _16{}), make_stride(_16{}, _1{})))(t);
-  // The spec's Q-load path (§5–§8): the offset of each thread's source partition.
+  // The FMHA decode kernel's Q-load path (§5–§8): the offset of each thread's source partition.
   uint8_t* base = nullptr;
   const auto gQ = make_tensor(make_gmem_ptr(base + 4096), d);
   const auto mma =

@@ -50,7 +50,7 @@ TEST(Typed, IsStaticLooksThroughConstAndReferences) {
 }
 
 TEST(Typed, ReplaceWithIntMakesADynamicSlot) {
-  // The spec's §4: replace<0>(stride, 0) yields an int slot; _0{} would be static.
+  // docs/qload.md §4: replace<0>(stride, 0) yields an int slot; _0{} would be static.
   const auto s = make_stride(_0{}, _1{});
   const auto d = replace<0>(make_layout(make_shape(_2{}, _4{}), s), make_layout(_2{}, int(0)));
   static_assert(!is_static_v<decltype(d)>);
@@ -179,7 +179,7 @@ TEST(Typed, MemorySpacePointersAreSpelledAsInCute) {
   EXPECT_EQ(make_gmem_ptr<float>(craw)[5], 5.0f);
 }
 
-// The spec's Q-load path written as kernel code (§5–§8).
+// The FMHA decode kernel's Q-load path written as kernel code (§5–§8).
 TEST(Typed, SpecChainAsKernelCode) {
   static uint8_t q[128 * 128];
   const int64_t D = opaque(128);

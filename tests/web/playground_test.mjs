@@ -179,12 +179,12 @@ try {
   check('FMHA "verify its copy": the report `cotile verify` prints', (await text('#result')) === native(['verify', ...chainCopy]).out);
 
   // Drawings: the engine's cells on the page's canvas, their count and hover text against the SVG
-  // `cotile draw` writes; the files offered for download are the command's. The spec's 128x128
+  // `cotile draw` writes; the files offered for download are the command's. The Q-load chain's 128x128
   // copy (two panels of 16384 cells) is timed from the call to the painted frame.
   const specCopy = ['copy', '--atom', 'cp.async.16B', '--elem', 'float_e5m2_t', '--atom-tv', '((_2,_32),_16):((_16,_32),_1)',
     '--data', '((_128,_32),_1,_4):((_128,_1),_0,_32)'];
   const drawings = [
-    ['the spec\'s 128x128 copy', specCopy, /^T\d+ V\d+ -> \(\d+,\d+\) coord \S+ offset \d+$/],
+    ['the Q-load chain\'s 128x128 copy', specCopy, /^T\d+ V\d+ -> \(\d+,\d+\) coord \S+ offset \d+$/],
     ['a TV layout', ['tv', '((_2,(_4,_8)),_16):((_1,(_256,_2)),_16)', '--tile', '((_2,_8,_16),_1,_4)'], /^T\d+ V\d+ -> \(\d+,\d+\) offset \d+$/],
     ['a layout', ['layout', '((_2,_4),(_2,_8)):((_1,_4),(_2,_16))'], /^\(\d+,\d+\) coord .* -> offset \d+$/],
     ['a swizzle', ['swizzle', 'Sw<3,4,3> o _0 o (_8,_64):(_64,_1)'], /^\(\d+,\d+\) offset \d+ bank \d+$/],

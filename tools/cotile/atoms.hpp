@@ -1,4 +1,4 @@
-// Atom names as the golden corpus and CuTe spell them, and the spec's FMHA Q-load chain.
+// Atom names as the golden corpus and CuTe spell them, and the FMHA decode kernel's Q-load chain.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// Words for layouts: a layout's function in its own coordinates, as the spec writes it
+// Words for layouts: a layout's function in its own coordinates, as docs/qload.md writes it
 // ("a(t,v) = 16*t + v", t in [0,64), v in [0,16)).
 #pragma once
 

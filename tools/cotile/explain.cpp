@@ -287,7 +287,7 @@ Table ownership_table(const TiledCopy& tc, const IntTuple& tensor_shape, const s
   const Layout coords = make_layout(tensor_shape);
   const int64_t rows =
       flatten(tensor_shape).is_leaf() ? size(tensor_shape).value : flatten(tensor_shape).get(0).value().value;
-  Table t{"ownership (spec §8.2): per thread, rows m = q mod " + std::to_string(rows) + " and columns d = q div " +
+  Table t{"ownership (qload.md §8.2): per thread, rows m = q mod " + std::to_string(rows) + " and columns d = q div " +
               std::to_string(rows) + " of the coordinate q",
           {"thread", "rows (M)", "columns (D) per row", "elements"},
           {}};
@@ -314,7 +314,7 @@ Table ownership_table(const TiledCopy& tc, const IntTuple& tensor_shape, const s
 
 Derivation explain_partition(const TiledCopy& tc, const Layout& tensor, const Int& thread) {
   Derivation d;
-  d.title = "partition_S(tensor) of a tiled copy for thread " + to_string(thread) + " (spec §8.1, §8.2)";
+  d.title = "partition_S(tensor) of a tiled copy for thread " + to_string(thread) + " (qload.md §8.1, §8.2)";
   d.steps.push_back(
       step("", "tensor", tensor, {}, "offset", "the tensor to partition (its own strides, static or not)"));
   d.steps.push_back(Step{"", "tiler", to_string(tc.tiler), "", "", "the tile the copy covers"});
@@ -341,7 +341,7 @@ Derivation explain_partition(const TiledCopy& tc, const Layout& tensor, const In
 Derivation explain_mma_partition(const TiledMMA& t, const Layout& tensor, const Int& thread, Operand op) {
   const char* x = op == Operand::kA ? "A" : op == Operand::kB ? "B" : "C";
   Derivation d;
-  d.title = std::string("thrfrg_") + x + " and partition_" + x + " of a TiledMMA (spec §5.4)";
+  d.title = std::string("thrfrg_") + x + " and partition_" + x + " of a TiledMMA (qload.md §5.4)";
   const auto [xi, yi] = operand_modes(op);
   d.steps.push_back(text_step("", "Shape_MNK", to_string(t.atom.shape_mnk), "the atom's tile"));
   d.steps.push_back(step("", "thr_layout_vmnk = tiled_product(ThrID, atom_layout)", t.thr_layout_vmnk,
@@ -492,7 +492,7 @@ Derivation explain_fmha_gen_q(Elem e, int64_t head_dim, int64_t m_tile, const Ca
   const std::string D = std::to_string(head_dim), M = std::to_string(m_tile);
   Derivation d;
   d.title = std::string("Q load of the FMHA generation kernel: ") + name(e) + ", D=" + D + ", M tile=" + M +
-            " (spec: make_cotiled_copy for Q and why replace uses head_dim)";
+            " (walkthrough: docs/qload.md)";
   d.steps.push_back(text_step("§3.1", "problem shape", "(1,N,D,((G,Hkv),B))", "decode: one query token per sequence"));
   d.steps.push_back(
       text_step("§3.1", "Q stride", "(0,1,((D,D*G),D*G*Hkv))", "adjacent Q heads of one group are D apart"));

@@ -65,7 +65,7 @@ Derivation explain_mma_partition(const TiledMMA& t, const Layout& tensor, const 
 Derivation explain_operation(const std::string& op, const std::vector<Value>& args, const CalcOptions& opt);
 Derivation explain_fmha_gen_q(Elem e, int64_t head_dim, int64_t m_tile, const CalcOptions& opt);
 
-// The ownership table of a partitioned 2-D tensor (spec §8.2): per thread, rows and columns.
+// The ownership table of a partitioned 2-D tensor (qload.md §8.2): per thread, rows and columns.
 Table ownership_table(const TiledCopy& tc, const IntTuple& tensor_shape, const std::vector<int64_t>& threads);
 
 // The verbs as functions of their arguments: the command prints what these return, and the

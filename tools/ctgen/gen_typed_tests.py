@@ -253,7 +253,7 @@ def call_record(op, a):
         return setup, {f"thrfrg_{x}": f"thrfrg_{x}(m, {cpp(a[2])})", f"partition_{x}": "p.layout()", "offset": "*p.data()"}
     if op == "fmha_gen_q" and n == 4:
         e, d, mt = ELEMS[name_of(a[0])], static_int(a[1]), static_int(a[2])
-        # The kernel's chain (spec §5-§8) in typed code: partition_A of gQ, the two replace<0>, the
+        # The kernel's chain (qload.md §5-§8) in typed code: partition_A of gQ, the two replace<0>, the
         # cotiled copy and thread 0's source partition.
         setup = (f"const auto mma = make_tiled_mma<MmaFamily::kSm100_Umma_SS, {e}, {e}, {mt}, 64>();"
                  f" const auto gQ = make_tensor(OffsetIter{{}}, make_layout(make_shape(Int<{mt}>{{}}, Int<{d}>{{}}), make_stride(dyn({d}), _1{{}})));"

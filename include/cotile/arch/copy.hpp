@@ -56,7 +56,7 @@ COTILE_HD inline void cp_async(void* smem, const void* gmem) {
 }
 
 // cp.async with zero fill: copies Bytes when `pred`, else writes Bytes zeros (source size 0),
-// without reading the source (spec §8.3: rows m >= G of the Q tile).
+// without reading the source (qload.md §8.3: rows m >= G of the Q tile).
 template <int Bytes, CacheOp C = CacheOp::kAlways>
 COTILE_HD inline void cp_async_zfill(void* smem, const void* gmem, bool pred) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async copies 4, 8 or 16 bytes");

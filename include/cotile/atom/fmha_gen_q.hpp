@@ -1,12 +1,12 @@
-// The Q-load chain of CUTLASS's Blackwell FMHA generation kernel (the spec), derived from the
+// The Q-load chain of CUTLASS's Blackwell FMHA generation kernel (docs/qload.md walks through it), derived from the
 // kernel's parameters: element type, head dim D, Q tile rows M and the copy's atom_q_tv.
 //
 //   MMA atom   = 1-SM UMMA M x 64 x (256 / bits), K-major; make_tiled_mma(atom); thread 0
-//   gQ         = (_M,_D):(D,_1)                 (run-time row stride D, spec §5.2)
-//   tSgQ       = partition_A(gQ)                (spec §5.4)
-//   data_layout = tSgQ with stride<0,0> replaced by the static _D (the two replace<0>, spec §6)
-//   tiled_copy = make_cotiled_copy(cp.async.16B, atom_q_tv, data_layout) (spec §7)
-//   partition_S_thr0 = partition_S(tSgQ) for thread 0 (spec §8.2)
+//   gQ         = (_M,_D):(D,_1)                 (run-time row stride D, qload.md §5.2)
+//   tSgQ       = partition_A(gQ)                (qload.md §5.4)
+//   data_layout = tSgQ with stride<0,0> replaced by the static _D (the two replace<0>, qload.md §6)
+//   tiled_copy = make_cotiled_copy(cp.async.16B, atom_q_tv, data_layout) (qload.md §7)
+//   partition_S_thr0 = partition_S(tSgQ) for thread 0 (qload.md §8.2)
 #pragma once
 
 #include "tiled_copy.hpp"

@@ -18,7 +18,7 @@ struct TiledCopy {
   Tile tiler;        // selects the tile from a tensor (shape of integers, or layouts per mode)
 };
 
-// The intermediate layouts of make_cotiled_copy (spec §7), for explanation tools.
+// The intermediate layouts of make_cotiled_copy (qload.md §7), for explanation tools.
 struct CotiledTrace {
   Layout data_layout, coalesced, left_inverse, inv_data_layout, layout_tv_data;
   IntTuple flat_data_shape;
@@ -28,7 +28,7 @@ struct CotiledTrace {
   Layout tile2data, layout_tv;
 };
 
-// The intermediate layouts of tile2thrfrg (spec §8.1).
+// The intermediate layouts of tile2thrfrg (qload.md §8.1).
 struct ThrFrgTrace {
   Layout ref2trg, atom_layout_tv, trg_layout_tv, zipped, thrval2mn, tv_tensor, result;
 };
@@ -85,7 +85,7 @@ COTILE_HD constexpr TiledCopy make_cotiled_copy(const CopyAtom& atom, const Layo
     if (!is_static(data.shape) || !is_static(data.stride))
       fail("make_cotiled_copy",
            "data_layout must be static (CuTe static_asserts is_static<DataLayout>); a leaf is dynamic",
-           "make it a static Int<...> as the spec's replace<0> does", arg("data_layout", data));
+           "make it a static Int<...> as the Q-load chain's replace<0> does", arg("data_layout", data));
     if (!is_static(atom_tv.shape) || !is_static(atom_tv.stride))
       fail("make_cotiled_copy", "atom_tv_layout must be static (CuTe static_asserts is_static<AtomTVLayout>)", nullptr,
            arg("atom_tv_layout", atom_tv));

@@ -51,7 +51,7 @@ COTILE_HD constexpr auto make_cotiled_copy(const AtomTV&, const Data&) {
   static_assert(is_static_v<AtomTV>,
                 "make_cotiled_copy: atom_tv_layout must be static (every shape and stride an Int<N>)");
   static_assert(require_static<Data::spec, true, Message{"make_cotiled_copy: data_layout"},
-                               Message{"make it a static Int<...> as the spec's replace<0> does"}>());
+                               Message{"make it a static Int<...> as the Q-load chain's replace<0> does"}>());
   struct Gen {
     static constexpr ::cotile::TiledCopy value() {
       return ::cotile::make_cotiled_copy(make_copy_atom(Op, E), ArgOf<AtomTV>::engine_layout(nullptr, 0),
@@ -110,7 +110,7 @@ COTILE_HD COTILE_INLINE constexpr auto retile_D(const TiledCopy<Gen>& tc, T&& t)
   return retile(tc, t);
 }
 
-// The tile-to-data map of a cotiled copy (spec §7.5) for its data layout.
+// The tile-to-data map of a cotiled copy (qload.md §7.5) for its data layout.
 template <class Gen, class Data>
 COTILE_HD COTILE_INLINE constexpr auto tile2data(const TiledCopy<Gen>&, const Data& data) {
   return lift<op::Tile2Data<Gen>, Kind::kLayout>(data);

@@ -218,7 +218,7 @@ COTILE_HD constexpr auto make_tensor(const L& l) {
   }
 }
 
-// make_identity_tensor(shape): element c is the coordinate c itself (for masks, spec §8.3).
+// make_identity_tensor(shape): element c is the coordinate c itself (for masks, qload.md §8.3).
 template <class S>
 COTILE_HD constexpr auto make_identity_tensor(const S& s) {
   return Tensor<CoordIter<S>, decltype(make_layout(s))>{CoordIter<S>{s, 0}, make_layout(s)};

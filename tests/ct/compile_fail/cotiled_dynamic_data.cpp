@@ -1,6 +1,6 @@
-// The spec's mistake: tSgQ's row stride is a run-time int, so it cannot be make_cotiled_copy's
-// data_layout; the spec's replace<0> makes it static.
-// expect: make_cotiled_copy: data_layout must be static; stride at mode (0,0) is dynamic (int); make it a static Int<...> as the spec's replace<0> does
+// The Q-load chain's pitfall: tSgQ's row stride is a run-time int, so it cannot be make_cotiled_copy's
+// data_layout; the Q-load chain's replace<0> makes it static.
+// expect: make_cotiled_copy: data_layout must be static; stride at mode (0,0) is dynamic (int); make it a static Int<...> as the Q-load chain's replace<0> does
 #include "cotile/ct/ct.hpp"
 using namespace cotile::ct;
 
