@@ -127,14 +127,9 @@ template <class S, class D>
 COTILE_HD constexpr auto rank(const BasisLayout<S, D>& b) {
   return rank(make_layout(b.shape()));
 }
-template <class S, class D, class B>
-COTILE_HD constexpr auto compatible(const BasisLayout<S, D>& a, const B& b) {
-  return compatible(a.shape(), b);
-}
-template <class A, class S, class D>
-requires(!is_basis_layout<A>::value) COTILE_HD constexpr auto compatible(const A& a, const BasisLayout<S, D>& b) {
-  return compatible(a, b.shape());
-}
+// congruent, weakly_congruent, compatible: a basis layout answers for its shape.
+template <class S, class D>
+struct answers_by_shape<BasisLayout<S, D>> : std::true_type {};
 
 namespace detail {
 // The coordinate v·e_{N...}: v at mode N..., _0 before it at each level.

@@ -292,17 +292,33 @@ COTILE_HD COTILE_INLINE constexpr auto operator!=(const TypedLayout<A>& a, const
 // collapsed to integers;  compatible(a, b): every coordinate of a is one of b. Of integer tuples
 // or layouts (their shapes); the first two are always static, compatible where the sizes it
 // compares are.
+// A layout-like value that is no TypedLayout (a swizzled layout, a basis layout) answers them for
+// its shape: its header specializes answers_by_shape.
+template <class T>
+struct answers_by_shape : std::false_type {};
+namespace detail {
+template <class T>
+COTILE_HD COTILE_INLINE constexpr decltype(auto) shape_arg(const T& t) {
+  if constexpr (answers_by_shape<T>::value) return shape(t);
+  else return (t);
+}
+template <class A, class B>
+inline constexpr bool kByShape = answers_by_shape<A>::value || answers_by_shape<B>::value;
+}  // namespace detail
 template <class A, class B>
 COTILE_HD COTILE_INLINE constexpr auto congruent(const A& a, const B& b) {
-  return lift<op::Congruent, tuple_kind<A>, tuple_kind<B>>(a, b);
+  if constexpr (detail::kByShape<A, B>) return congruent(detail::shape_arg(a), detail::shape_arg(b));
+  else return lift<op::Congruent, tuple_kind<A>, tuple_kind<B>>(a, b);
 }
 template <class A, class B>
 COTILE_HD COTILE_INLINE constexpr auto weakly_congruent(const A& a, const B& b) {
-  return lift<op::WeaklyCongruent, tuple_kind<A>, tuple_kind<B>>(a, b);
+  if constexpr (detail::kByShape<A, B>) return weakly_congruent(detail::shape_arg(a), detail::shape_arg(b));
+  else return lift<op::WeaklyCongruent, tuple_kind<A>, tuple_kind<B>>(a, b);
 }
 template <class A, class B>
 COTILE_HD COTILE_INLINE constexpr auto compatible(const A& a, const B& b) {
-  return lift<op::Compatible, tuple_kind<A>, tuple_kind<B>>(a, b);
+  if constexpr (detail::kByShape<A, B>) return compatible(detail::shape_arg(a), detail::shape_arg(b));
+  else return lift<op::Compatible, tuple_kind<A>, tuple_kind<B>>(a, b);
 }
 // evenly_divides(shape, tiler): the tiler (an integer, a layout, '_' or a tuple of them) cuts the
 // shape (or a layout's shape) into whole tiles, mode by mode (the engine's, algebra/divide.hpp).

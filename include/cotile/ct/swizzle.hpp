@@ -157,24 +157,8 @@ COTILE_HD COTILE_INLINE constexpr auto shape(const ComposedLayout<Sw, Off, L>& c
   return shape<Is...>(c.layout);
 }
 // congruent, weakly_congruent, compatible: a swizzled layout answers for its shape.
-template <class Sw, class Off, class L, class B>
-COTILE_HD COTILE_INLINE constexpr auto compatible(const ComposedLayout<Sw, Off, L>& a, const B& b) {
-  return compatible(shape(a), b);
-}
-template <class A, class Sw, class Off, class L>
-requires(!is_composed_layout<A>::value) COTILE_HD COTILE_INLINE
-    constexpr auto compatible(const A& a, const ComposedLayout<Sw, Off, L>& b) {
-  return compatible(a, shape(b));
-}
-template <class Sw, class Off, class L, class B>
-COTILE_HD COTILE_INLINE constexpr auto congruent(const ComposedLayout<Sw, Off, L>& a, const B& b) {
-  return congruent(shape(a), b);
-}
-template <class A, class Sw, class Off, class L>
-requires(!is_composed_layout<A>::value) COTILE_HD COTILE_INLINE
-    constexpr auto congruent(const A& a, const ComposedLayout<Sw, Off, L>& b) {
-  return congruent(a, shape(b));
-}
+template <class Sw, class Off, class L>
+struct answers_by_shape<ComposedLayout<Sw, Off, L>> : std::true_type {};
 
 // layout(c) is c itself (a mode of it is no swizzled layout of its own: CuTe's layout<I> of one
 // is not supported either).
