@@ -12,6 +12,7 @@
 #include "kernel_helpers.hpp"
 #include "layout.hpp"
 #include "mixed_bits.hpp"
+#include "print_latex.hpp"
 #include "projection.hpp"
 #include "subbyte.hpp"
 #include "swizzle.hpp"
