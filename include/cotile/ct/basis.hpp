@@ -51,13 +51,9 @@ requires(std::is_integral_v<K> || is_static_int<K>::value) COTILE_HD constexpr a
 }
 
 namespace detail {
-template <class T>
-inline constexpr bool is_ct_tuple_v = false;
-template <class... Ts>
-inline constexpr bool is_ct_tuple_v<tuple<Ts...>> = true;
 // A ct::tuple or a lifted result's Tuple<S> (what shape(layout) returns).
 template <class T>
-inline constexpr bool is_tupleish_v = is_ct_tuple_v<T>;
+inline constexpr bool is_tupleish_v = is_tuple_v<T>;
 template <auto S>
 inline constexpr bool is_tupleish_v<Tuple<S>> = true;
 template <class T, int... Ns>
@@ -92,9 +88,9 @@ struct is_static_type<BasisLayout<S, D>> : std::bool_constant<is_static_v<S> && 
 namespace detail {
 template <class S, class D>
 constexpr bool same_profile() {
-  if constexpr (is_ct_tuple_v<S> != is_ct_tuple_v<D>) {
+  if constexpr (is_tuple_v<S> != is_tuple_v<D>) {
     return false;
-  } else if constexpr (is_ct_tuple_v<S>) {
+  } else if constexpr (is_tuple_v<S>) {
     if constexpr (tuple_size<S>::value != tuple_size<D>::value) return false;
     else return []<size_t... Is>(std::index_sequence<Is...>) {
         return (same_profile<std::remove_cvref_t<decltype(get<Is>(std::declval<S>()))>,
@@ -151,7 +147,7 @@ COTILE_HD constexpr auto unit_coord(const V& v) {
 // Coordinates added mode by mode (CuTe's arithmetic tuples); a mode only one side has is kept.
 template <class A, class B>
 COTILE_HD constexpr auto coord_add(const A& a, const B& b) {
-  if constexpr (is_ct_tuple_v<A> && is_ct_tuple_v<B>) {
+  if constexpr (is_tuple_v<A> && is_tuple_v<B>) {
     constexpr size_t na = tuple_size<A>::value, nb = tuple_size<B>::value;
     return [&]<size_t... Is>(std::index_sequence<Is...>) {
       auto at = [&]<size_t I>(std::integral_constant<size_t, I>) {
@@ -163,7 +159,7 @@ COTILE_HD constexpr auto coord_add(const A& a, const B& b) {
     }
     (std::make_index_sequence<(na > nb ? na : nb)>{});
   } else {
-    static_assert(!is_ct_tuple_v<A> && !is_ct_tuple_v<B>,
+    static_assert(!is_tuple_v<A> && !is_tuple_v<B>,
                   "a scaled basis layout adds an integer and a tuple at one mode: give its strides E<...> of one depth "
                   "at each mode");
     if constexpr (std::is_same_v<A, _0>) return b;
@@ -175,7 +171,7 @@ COTILE_HD constexpr auto coord_add(const A& a, const B& b) {
 // The flat leaves of a congruent shape / stride / coordinate as one ct::tuple.
 template <class T>
 COTILE_HD constexpr auto leaves(const T& t) {
-  if constexpr (is_ct_tuple_v<T>) {
+  if constexpr (is_tuple_v<T>) {
     return [&]<size_t... Is>(std::index_sequence<Is...>) { return tuple_cat(make_tuple(), leaves(get<Is>(t))...); }
     (std::make_index_sequence<tuple_size<T>::value>{});
   } else {
@@ -208,7 +204,7 @@ COTILE_HD constexpr auto BasisLayout<Shape, Stride>::operator()(const C& c) cons
     // the natural coordinate's leaves: from an index, colexicographically over the shape's leaves
     // (the last one unbounded, as idx2crd's)
     int64_t xs[n] = {};
-    if constexpr (detail::is_ct_tuple_v<C>) {
+    if constexpr (is_tuple_v<C>) {
       const auto cs = detail::leaves(c);
       static_assert(tuple_size<std::remove_cv_t<decltype(cs)>>::value == n,
                     "B(c): the coordinate must be an index or congruent to B's shape");
@@ -238,7 +234,7 @@ COTILE_HD constexpr auto compose_leaf(const A& a, const S& s, const D& d) {
 }
 template <class A, class S, class D>
 COTILE_HD constexpr auto compose_basis(const A& a, const S& s, const D& d) {
-  if constexpr (is_ct_tuple_v<S>) {
+  if constexpr (is_tuple_v<S>) {
     return [&]<size_t... Is>(std::index_sequence<Is...>) {
       return make_layout(compose_basis(a, get<Is>(s), get<Is>(d))...);
     }
@@ -251,7 +247,7 @@ COTILE_HD constexpr auto compose_basis(const A& a, const S& s, const D& d) {
 // c within A's domain (each leaf of c below its mode's size; modes c lacks read as 0).
 template <class C, class Sh>
 COTILE_HD constexpr bool in_domain(const C& c, const Sh& sh) {
-  if constexpr (is_ct_tuple_v<C>) {
+  if constexpr (is_tuple_v<C>) {
     if constexpr (!is_tupleish_v<Sh> || tuple_size<C>::value > tuple_size<Sh>::value) {
       return false;
     } else {
@@ -265,7 +261,7 @@ COTILE_HD constexpr bool in_domain(const C& c, const Sh& sh) {
 // c with _0 for the modes of A's shape it lacks, so that A can take it.
 template <class C, class Sh>
 COTILE_HD constexpr auto pad_to(const C& c, const Sh& sh) {
-  if constexpr (is_ct_tuple_v<C> && is_tupleish_v<Sh>) {
+  if constexpr (is_tuple_v<C> && is_tupleish_v<Sh>) {
     return [&]<size_t... Is>(std::index_sequence<Is...>) {
       auto at = [&]<size_t I>(std::integral_constant<size_t, I>) {
         if constexpr (I < tuple_size<C>::value) return pad_to(get<I>(c), get<I>(sh));
@@ -342,7 +338,7 @@ inline std::string leaf_string(const T& x) {
 }
 template <class T>
 inline std::string basis_string(const T& t) {
-  if constexpr (is_ct_tuple_v<T>) {
+  if constexpr (is_tuple_v<T>) {
     std::string out = "(";
     [&]<size_t... Is>(std::index_sequence<Is...>) { ((out += (Is ? "," : "") + basis_string(get<Is>(t))), ...); }
     (std::make_index_sequence<tuple_size<T>::value>{});

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "bit_field.hpp"
 #include "cotile/config.hpp"
 
 namespace cotile::ct {
@@ -85,23 +86,18 @@ struct is_integer_subbyte : std::false_type {};
 template <int B, bool S>
 struct is_integer_subbyte<integer_subbyte<B, S>> : std::true_type {};
 
-template <int Bits>
-using uint_of_bits = std::conditional_t<
-    (Bits <= 8), uint8_t,
-    std::conditional_t<(Bits <= 16), uint16_t, std::conditional_t<(Bits <= 32), uint32_t, uint64_t>>>;
-
 // A value's packed bits, and back.
 template <class T>
 COTILE_HD constexpr uint64_t to_bits(const T& v) {
   if constexpr (is_integer_subbyte<T>::value) return v.storage;
   else if constexpr (std::is_same_v<T, bool>) return v ? 1 : 0;
-  else return uint64_t(std::bit_cast<uint_of_bits<sizeof_bits_v<T>>>(v));
+  else return uint64_t(std::bit_cast<uint_bits_t<uint32_t(sizeof_bits_v<T>)>>(v));
 }
 template <class T>
 COTILE_HD constexpr T from_bits(uint64_t b) {
   if constexpr (is_integer_subbyte<T>::value) return T::from_bits(b);
   else if constexpr (std::is_same_v<T, bool>) return (b & 1) != 0;
-  else return std::bit_cast<T>(uint_of_bits<sizeof_bits_v<T>>(b));
+  else return std::bit_cast<T>(uint_bits_t<uint32_t(sizeof_bits_v<T>)>(b));
 }
 
 // n bits (n <= 64) from bit `bit` of p, a byte at a time.
