@@ -25,8 +25,8 @@ Layout layout(FuzzedDataProvider& in) {
     const int n = in.ConsumeIntegralInRange<int>(1, 2);
     IntTuple ss = IntTuple::tuple(), dd = IntTuple::tuple();
     for (int k = 0; k < n; ++k) {
-      ss.push_back(I(leaf(in, 1, 16)));
-      dd.push_back(I(leaf(in, in.ConsumeIntegralInRange<int>(0, 15) == 0 ? -8 : 0, 64)));
+      ss.push_back(int_tuple(leaf(in, 1, 16)));
+      dd.push_back(int_tuple(leaf(in, in.ConsumeIntegralInRange<int>(0, 15) == 0 ? -8 : 0, 64)));
     }
     s.push_back(n == 1 ? ss.get(0) : ss);
     d.push_back(n == 1 ? dd.get(0) : dd);
@@ -46,8 +46,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     args.push_back(text::Value::of(layout(in)));
     if (op == "composition" || op == "max_common_layout") args.push_back(text::Value::of(layout(in)));
-    if (op == "complement" && in.ConsumeBool()) args.push_back(text::Value::of(I(leaf(in, 1, 256))));
-    if (op == "upcast") args.push_back(text::Value::of(S(int64_t(1) << in.ConsumeIntegralInRange<int>(1, 4))));
+    if (op == "complement" && in.ConsumeBool()) args.push_back(text::Value::of(int_tuple(leaf(in, 1, 256))));
+    if (op == "upcast") args.push_back(text::Value::of(static_int(int64_t(1) << in.ConsumeIntegralInRange<int>(1, 4))));
   } catch (const Error&) {
     return 0;  // a capacity limit while building the input
   }

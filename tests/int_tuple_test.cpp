@@ -138,11 +138,12 @@ TEST(IntTuple, Idx2CrdWithAStrideDividesThenWraps) {
 
 // lex_less: the first leaf most significant; colex_less: the last. Static where the leaves are.
 TEST(IntTuple, LexAndColexOrders) {
-  const IntTuple a = make_tuple(I(S(1)), make_tuple(I(S(5)), I(D(2))));
-  const IntTuple b = make_tuple(I(S(2)), make_tuple(I(S(0)), I(D(2))));
-  EXPECT_EQ(lex_less(a, b), S(1));    // 1 < 2, both static, decides whatever follows
-  EXPECT_EQ(colex_less(a, b), D(0));  // 2 == 2, then 5 > 0
-  EXPECT_EQ(lex_less(make_tuple(I(S(1)), I(S(2))), make_tuple(I(S(1)), I(S(3)))), S(1));
-  EXPECT_EQ(lex_less(a, a), D(0));
-  EXPECT_THROW(lex_less(a, make_tuple(I(S(1)), I(S(2)))), Error);
+  const IntTuple a = make_tuple(static_int(1), make_tuple(static_int(5), dynamic_int(2)));
+  const IntTuple b = make_tuple(static_int(2), make_tuple(static_int(0), dynamic_int(2)));
+  EXPECT_EQ(lex_less(a, b), static_int(1));     // 1 < 2, both static, decides whatever follows
+  EXPECT_EQ(colex_less(a, b), dynamic_int(0));  // 2 == 2, then 5 > 0
+  EXPECT_EQ(lex_less(make_tuple(static_int(1), static_int(2)), make_tuple(static_int(1), static_int(3))),
+            static_int(1));
+  EXPECT_EQ(lex_less(a, a), dynamic_int(0));
+  EXPECT_THROW(lex_less(a, make_tuple(static_int(1), static_int(2))), Error);
 }

@@ -62,9 +62,10 @@ COTILE_HD constexpr bool is_symbolic(const Int& x) { return x.sym >= 0; }
 // A value whose run-time number is known here (static, or an ordinary dynamic value).
 COTILE_HD constexpr bool is_known(const Int& x) { return x.is_static || x.sym < 0; }
 
-// Constructors by staticness: S(128) is _128, D(128) is the run-time 128.
-COTILE_HD constexpr Int S(int64_t v) { return Int{v, true}; }
-COTILE_HD constexpr Int D(int64_t v) { return Int{v, false}; }
+// Constructors by staticness: static_int(128) is CuTe's _128 (Int<128>), dynamic_int(128) the
+// run-time 128. (The typed layer's _128 and Int<128> are the compile-time spellings.)
+COTILE_HD constexpr Int static_int(int64_t v) { return Int{v, true}; }
+COTILE_HD constexpr Int dynamic_int(int64_t v) { return Int{v, false}; }
 
 // is_constant<n>(x): x is static and equals n (CuTe's is_constant<n, T>).
 COTILE_HD constexpr bool is_constant(const Int& x, int64_t n) { return x.is_static && x.value == n; }
@@ -150,7 +151,7 @@ COTILE_HD constexpr Int operator%(const Int& a, const Int& b) {
   const bool zero = is_constant(a, 0) || is_constant(b, 1) || is_constant(b, -1);
   return detail::result(TapeOp::kMod, a, b, zero ? 0 : a.value % b.value, (a.is_static && b.is_static) || zero);
 }
-COTILE_HD constexpr Int operator-(const Int& a) { return S(0) - a; }
+COTILE_HD constexpr Int operator-(const Int& a) { return static_int(0) - a; }
 
 // Booleans are Ints holding 0 or 1 (CuTe prints static ones as _0/_1).
 COTILE_HD constexpr Int equal(const Int& a, const Int& b) {
@@ -172,10 +173,10 @@ COTILE_HD constexpr Int logical_or(const Int& a, const Int& b) {
 
 COTILE_HD constexpr Int abs(const Int& a) {
   if (a.value == detail::kIntMin) fail("integer arithmetic", "64-bit overflow in abs(a)", nullptr, arg("a", a.value));
-  return detail::result(TapeOp::kAbs, a, S(0), a.value < 0 ? -a.value : a.value, a.is_static);
+  return detail::result(TapeOp::kAbs, a, static_int(0), a.value < 0 ? -a.value : a.value, a.is_static);
 }
 COTILE_HD constexpr Int signum(const Int& a) {
-  return detail::result(TapeOp::kSignum, a, S(0), a.value > 0 ? 1 : (a.value < 0 ? -1 : 0), a.is_static);
+  return detail::result(TapeOp::kSignum, a, static_int(0), a.value > 0 ? 1 : (a.value < 0 ? -1 : 0), a.is_static);
 }
 COTILE_HD constexpr Int min(const Int& a, const Int& b) {
   return detail::result(TapeOp::kMin, a, b, a.value < b.value ? a.value : b.value, a.is_static && b.is_static);
@@ -195,7 +196,7 @@ COTILE_HD constexpr Int gcd(const Int& a, const Int& b) {
   return Int{x, a.is_static && b.is_static};
 }
 // ceil_div(a, b) = (a + b - 1) / b, CuTe's formula (exact for positive a, b).
-COTILE_HD constexpr Int ceil_div(const Int& a, const Int& b) { return (a + b - S(1)) / b; }
+COTILE_HD constexpr Int ceil_div(const Int& a, const Int& b) { return (a + b - static_int(1)) / b; }
 // round_up(a, b) = ceil_div(a, b) * b: the least multiple of b not below a (positive a, b).
 COTILE_HD constexpr Int round_up(const Int& a, const Int& b) { return ceil_div(a, b) * b; }
 // lcm(a, b) = |a| / gcd(a, b) * |b| (lcm(0, 0) = 0); staticness from those operations.

@@ -23,12 +23,16 @@ inline std::string to_string(const IntTuple& t) {
 
 // --- construction ---------------------------------------------------------------------------
 
-COTILE_HD constexpr IntTuple I(const Int& x) { return IntTuple::leaf(x); }
+// int_tuple(x): the integer x as an IntTuple (a leaf); an IntTuple is returned unchanged.
+COTILE_HD constexpr IntTuple int_tuple(const Int& x) { return IntTuple::leaf(x); }
+COTILE_HD constexpr const IntTuple& int_tuple(const IntTuple& t) { return t; }
 
+// make_tuple(x, y, ...) = (x,y,...); each argument an Int or an IntTuple:
+// make_tuple(static_int(4), make_tuple(dynamic_int(2), static_int(8))) is (_4,(2,_8)).
 template <class... Ts>
 COTILE_HD constexpr IntTuple make_tuple(const Ts&... xs) {
   IntTuple t;
-  (t.push_back(xs), ...);
+  (t.push_back(int_tuple(xs)), ...);
   return t;
 }
 
@@ -120,7 +124,7 @@ COTILE_HD constexpr IntTuple repeat_like(const IntTuple& t, const Int& x) {
 
 // product(t) = t0 * t1 * ... over all leaves (left fold); product(()) = _1.
 COTILE_HD constexpr Int product(const IntTuple& t) {
-  if (t.num_leaves() == 0) return S(1);
+  if (t.num_leaves() == 0) return static_int(1);
   Int p = t.leaf_at(0);
   for (int k = 1; k < t.num_leaves(); ++k) p = p * t.leaf_at(k);
   return p;
@@ -129,13 +133,13 @@ COTILE_HD constexpr Int size(const IntTuple& t) { return product(t); }
 
 // sum(t) = _0 + t0 + t1 + ...
 COTILE_HD constexpr Int sum(const IntTuple& t) {
-  Int s = S(0);
+  Int s = static_int(0);
   for (int k = 0; k < t.num_leaves(); ++k) s = s + t.leaf_at(k);
   return s;
 }
 
 // rank(t): number of top-level modes (_1 for an integer). Always static.
-COTILE_HD constexpr Int rank(const IntTuple& t) { return S(t.rank()); }
+COTILE_HD constexpr Int rank(const IntTuple& t) { return static_int(t.rank()); }
 
 // depth(t): _0 for an integer, 1 + max depth of the modes for a tuple. Always static.
 COTILE_HD constexpr int depth_of(const IntTuple& t) {
@@ -147,13 +151,13 @@ COTILE_HD constexpr int depth_of(const IntTuple& t) {
   }
   return 1 + d;
 }
-COTILE_HD constexpr Int depth(const IntTuple& t) { return S(depth_of(t)); }
+COTILE_HD constexpr Int depth(const IntTuple& t) { return static_int(depth_of(t)); }
 
 // product_each(t) = (product(t0), product(t1), ...); an integer gives the rank-1 tuple (t).
 COTILE_HD constexpr IntTuple product_each(const IntTuple& t) {
   const IntTuple w = wrap(t);
   IntTuple r = IntTuple::tuple();
-  for (int i = 0; i < w.rank(); ++i) r.push_back(I(product(w.get(i))));
+  for (int i = 0; i < w.rank(); ++i) r.push_back(int_tuple(product(w.get(i))));
   return r;
 }
 
@@ -161,7 +165,7 @@ COTILE_HD constexpr IntTuple product_each(const IntTuple& t) {
 // (product_each is product_like(t, the rank-1 profile of t)).      Requires g weakly congruent to t
 //   product_like(((_2,_3),_4), (_1,_1)) = (_6,_4);  product_like((_2,_3), _1) = _6
 COTILE_HD constexpr IntTuple product_like(const IntTuple& t, const IntTuple& g) {
-  if (g.is_leaf()) return I(product(t));
+  if (g.is_leaf()) return int_tuple(product(t));
   if (t.is_leaf() || t.rank() != g.rank())
     fail("product_like", "the guide must be weakly congruent to the tuple", nullptr, arg("tuple", t), arg("guide", g));
   IntTuple r = IntTuple::tuple();
@@ -172,7 +176,7 @@ COTILE_HD constexpr IntTuple product_like(const IntTuple& t, const IntTuple& g) 
 // elem_scale(a, b): a's nesting with each leaf a_i scaled by the product of b's subtree there.
 //   Requires a weakly congruent to b.      elem_scale((_2,3), ((_2,_2),4)) = (_8,12)
 COTILE_HD constexpr IntTuple elem_scale(const IntTuple& a, const IntTuple& b) {
-  if (a.is_leaf()) return I(a.value() * product(b));
+  if (a.is_leaf()) return int_tuple(a.value() * product(b));
   if (b.is_leaf() || a.rank() != b.rank())
     fail("elem_scale", "a must be weakly congruent to b", nullptr, arg("a", a), arg("b", b));
   IntTuple r = IntTuple::tuple();
@@ -193,7 +197,8 @@ COTILE_HD constexpr IntTuple ceil_div(const IntTuple& a, const IntTuple& b) {
     IntTuple r = IntTuple::tuple();
     if (b.is_tuple()) {
       if (a.rank() < b.rank()) fail("ceil_div", "rank(a) must be >= rank(b)", nullptr, arg("a", a), arg("b", b));
-      for (int i = 0; i < a.rank(); ++i) r.push_back(ceil_div(a.get(i), i < b.rank() ? b.get(i) : I(S(1))));
+      for (int i = 0; i < a.rank(); ++i)
+        r.push_back(ceil_div(a.get(i), i < b.rank() ? b.get(i) : int_tuple(static_int(1))));
     } else {
       IntTuple rest = b;
       for (int i = 0; i < a.rank(); ++i) {
@@ -203,9 +208,9 @@ COTILE_HD constexpr IntTuple ceil_div(const IntTuple& a, const IntTuple& b) {
     }
     return r;
   }
-  if (b.is_tuple()) return ceil_div(a, I(product(b)));
+  if (b.is_tuple()) return ceil_div(a, int_tuple(product(b)));
   if (b.value().value == 0) fail("ceil_div", "division by zero", nullptr, arg("a", a), arg("b", b));
-  return I(ceil_div(a.value(), b.value()));
+  return int_tuple(ceil_div(a.value(), b.value()));
 }
 
 // shape_div(a, b): division for shapes.
@@ -229,12 +234,12 @@ COTILE_HD constexpr IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
     }
     return r;
   }
-  if (b.is_tuple()) return shape_div(a, I(product(b)));
+  if (b.is_tuple()) return shape_div(a, int_tuple(product(b)));
   const Int x = a.value(), y = b.value();
   if (y.value == 0) fail("shape_div", "division by zero", nullptr, arg("a", a), arg("b", b));
   if (is_known(x) && is_known(y) && x.value % y.value != 0 && y.value % x.value != 0)
     fail("shape_div", "divisibility condition a % b == 0 or b % a == 0 violated", nullptr, arg("a", a), arg("b", b));
-  return I(ceil_div(x, y));
+  return int_tuple(ceil_div(x, y));
 }
 
 // inner_product(a, b) = _0 + a0*b0 + a1*b1 + ... over congruent a and b (CuTe's fold from Int<0>):
@@ -243,7 +248,7 @@ COTILE_HD constexpr Int inner_product(const IntTuple& a, const IntTuple& b) {
   if (a.is_leaf() && b.is_leaf()) return a.value() * b.value();
   if (a.is_leaf() || b.is_leaf() || a.rank() != b.rank())
     fail("inner_product", "a and b must be congruent", nullptr, arg("a", a), arg("b", b));
-  Int r = S(0);
+  Int r = static_int(0);
   for (int i = 0; i < a.rank(); ++i) r = r + inner_product(a.get(i), b.get(i));
   return r;
 }
@@ -268,18 +273,20 @@ COTILE_HD constexpr IntTuple prefix_product(const IntTuple& a, const IntTuple& i
   }
   Int running = init.value();
   for (int i = 0; i < a.rank(); ++i) {
-    r.push_back(prefix_product(a.get(i), I(running)));
+    r.push_back(prefix_product(a.get(i), int_tuple(running)));
     running = running * product(a.get(i));
   }
   return r;
 }
-COTILE_HD constexpr IntTuple prefix_product(const IntTuple& a) { return prefix_product(a, I(S(1))); }
+COTILE_HD constexpr IntTuple prefix_product(const IntTuple& a) { return prefix_product(a, int_tuple(static_int(1))); }
 
 // --- comparison -----------------------------------------------------------------------------
 
 // congruent(a, b): a and b have the same profile (nesting structure). Always static.
 COTILE_HD constexpr bool is_congruent(const IntTuple& a, const IntTuple& b) { return a.same_profile(b); }
-COTILE_HD constexpr Int congruent(const IntTuple& a, const IntTuple& b) { return S(is_congruent(a, b) ? 1 : 0); }
+COTILE_HD constexpr Int congruent(const IntTuple& a, const IntTuple& b) {
+  return static_int(is_congruent(a, b) ? 1 : 0);
+}
 
 // is_static(t): every leaf of t is a compile-time integer.
 COTILE_HD constexpr bool is_static(const IntTuple& t) {
@@ -295,13 +302,13 @@ COTILE_HD constexpr bool is_static(const IntTuple& t) {
 // Mode results are combined with a left-folded logical AND starting from static true.
 COTILE_HD constexpr Int compatible(const IntTuple& a, const IntTuple& b) {
   if (a.is_tuple() && b.is_tuple()) {
-    if (a.rank() != b.rank()) return S(0);
-    Int r = S(1);
+    if (a.rank() != b.rank()) return static_int(0);
+    Int r = static_int(1);
     for (int i = 0; i < a.rank(); ++i) r = logical_and(r, compatible(a.get(i), b.get(i)));
     return r;
   }
   if (a.is_leaf()) return equal(a.value(), size(b));
-  return S(0);
+  return static_int(0);
 }
 
 // weakly_congruent(a, b): a's profile is b's with some subtrees collapsed to an integer (a <= b,
@@ -318,7 +325,7 @@ COTILE_HD constexpr bool is_weakly_congruent(const IntTuple& a, const IntTuple& 
   return true;
 }
 COTILE_HD constexpr Int weakly_congruent(const IntTuple& a, const IntTuple& b) {
-  return S(is_weakly_congruent(a, b) ? 1 : 0);
+  return static_int(is_weakly_congruent(a, b) ? 1 : 0);
 }
 
 // elem_less(a, b): every leaf of a is < the corresponding leaf of b.
@@ -327,8 +334,8 @@ COTILE_HD constexpr Int weakly_congruent(const IntTuple& a, const IntTuple& b) {
 //   int/int:     a < b
 COTILE_HD constexpr Int elem_less(const IntTuple& a, const IntTuple& b, int from = 0) {
   if (a.is_tuple() && b.is_tuple()) {
-    if (from == a.rank()) return S(1);
-    if (from == b.rank()) return S(0);
+    if (from == a.rank()) return static_int(1);
+    if (from == b.rank()) return static_int(0);
     return logical_and(elem_less(a.get(from), b.get(from)), elem_less(a, b, from + 1));
   }
   if (a.is_leaf() && b.is_leaf()) return less(a.value(), b.value());
@@ -344,7 +351,7 @@ COTILE_HD constexpr Int ordered_less(const IntTuple& a, const IntTuple& b, bool 
                                      const char* op) {
   if (!a.same_profile(b)) fail(op, "a and b must have the same profile", nullptr, arg("a", a), arg("b", b));
   const int n = a.num_leaves();
-  Int r = S(0);
+  Int r = static_int(0);
   for (int j = 0; j < n; ++j) {
     const int k = first_most_significant ? n - 1 - j : j;
     const Int x = a.leaf_at(k), y = b.leaf_at(k);
@@ -371,7 +378,7 @@ COTILE_HD constexpr Int crd2idx(const IntTuple& c, const IntTuple& s, const IntT
     if (!s.is_tuple() || c.rank() != s.rank() || s.rank() != d.rank())
       fail("crd2idx", "coordinate rank must match the shape rank", nullptr, arg("coord", c), arg("shape", s),
            arg("stride", d));
-    if (c.rank() == 0) return S(0);
+    if (c.rank() == 0) return static_int(0);
     Int r = crd2idx(c.get(0), s.get(0), d.get(0));
     for (int i = 1; i < c.rank(); ++i) r = r + crd2idx(c.get(i), s.get(i), d.get(i));
     return r;
@@ -379,7 +386,7 @@ COTILE_HD constexpr Int crd2idx(const IntTuple& c, const IntTuple& s, const IntT
   if (s.is_tuple()) {
     if (!d.is_tuple() || s.rank() != d.rank())
       fail("crd2idx", "shape and stride must be congruent", nullptr, arg("shape", s), arg("stride", d));
-    if (s.rank() == 0) return S(0);
+    if (s.rank() == 0) return static_int(0);
     return crd2idx_rest(c.value(), s, d, 0);
   }
   if (!d.is_leaf()) fail("crd2idx", "shape and stride must be congruent", nullptr, arg("shape", s), arg("stride", d));
@@ -387,9 +394,9 @@ COTILE_HD constexpr Int crd2idx(const IntTuple& c, const IntTuple& s, const IntT
 }
 // Helper: an integer coordinate over modes [i, rank) of tuple s.
 COTILE_HD constexpr Int crd2idx_rest(const Int& c, const IntTuple& s, const IntTuple& d, int i) {
-  if (i == s.rank() - 1) return crd2idx(I(c), s.get(i), d.get(i));
+  if (i == s.rank() - 1) return crd2idx(int_tuple(c), s.get(i), d.get(i));
   const Int p = product(s.get(i));
-  return crd2idx(I(c % p), s.get(i), d.get(i)) + crd2idx_rest(c / p, s, d, i + 1);
+  return crd2idx(int_tuple(c % p), s.get(i), d.get(i)) + crd2idx_rest(c / p, s, d, i + 1);
 }
 
 // idx2crd(c, S): the natural (colexicographic) coordinate of index c in shape S.
@@ -410,10 +417,10 @@ COTILE_HD constexpr IntTuple idx2crd(const IntTuple& c, const IntTuple& s) {
   for (int i = 0; i < s.rank(); ++i) {
     const IntTuple si = s.get(i);
     if (i + 1 == s.rank()) {
-      r.push_back(idx2crd(I(rest), si));
+      r.push_back(idx2crd(int_tuple(rest), si));
     } else {
       const Int p = product(si);
-      r.push_back(idx2crd(I(rest % p), si));
+      r.push_back(idx2crd(int_tuple(rest % p), si));
       rest = rest / p;
     }
   }
@@ -432,7 +439,7 @@ COTILE_HD constexpr IntTuple compact_major(const IntTuple& s, Int current, bool 
     const int i = left ? k : n - 1 - k;
     const Int si = s.leaf_at(i);
     if (is_constant(si, 1)) {
-      r.leaf_at(i) = S(0);
+      r.leaf_at(i) = static_int(0);
     } else {
       r.leaf_at(i) = current;
       current = current * si;
@@ -440,10 +447,10 @@ COTILE_HD constexpr IntTuple compact_major(const IntTuple& s, Int current, bool 
   }
   return r;
 }
-COTILE_HD constexpr IntTuple compact_col_major(const IntTuple& s, Int current = S(1)) {
+COTILE_HD constexpr IntTuple compact_col_major(const IntTuple& s, Int current = static_int(1)) {
   return compact_major(s, current, true);
 }
-COTILE_HD constexpr IntTuple compact_row_major(const IntTuple& s, Int current = S(1)) {
+COTILE_HD constexpr IntTuple compact_row_major(const IntTuple& s, Int current = static_int(1)) {
   return compact_major(s, current, false);
 }
 
@@ -471,8 +478,8 @@ COTILE_HD constexpr IntTuple idx2crd(const IntTuple& c, const IntTuple& s, const
   }
   if (d.is_tuple())
     fail("idx2crd", "an integer shape needs an integer stride", nullptr, arg("shape", s), arg("stride", d));
-  if (is_constant(s.value(), 1)) return I(S(0));
-  return I((c.value() / d.value()) % s.value());
+  if (is_constant(s.value(), 1)) return int_tuple(static_int(0));
+  return int_tuple((c.value() / d.value()) % s.value());
 }
 
 // compact_order(S, O): compact strides whose order of increase follows O (congruent to S).
@@ -483,7 +490,7 @@ namespace detail {
 // Flatten `s` down to the leaves of the order profile `o`: ref[k] = the k-th sub-shape.
 COTILE_HD constexpr void order_leaves(const IntTuple& s, const IntTuple& o, IntTuple& ref) {
   if (o.is_leaf()) {
-    ref.push_back(I(product(s)));
+    ref.push_back(int_tuple(product(s)));
     return;
   }
   if (s.is_leaf() || s.rank() != o.rank())
@@ -512,8 +519,8 @@ COTILE_HD constexpr IntTuple compact_order(const IntTuple& s, const IntTuple& o)
   for (int k = 0; k < n; ++k) ord[k] = o.leaf_at(k).is_static ? o.leaf_at(k).value : max_order + 1 + k;
   Int start[kMaxLeaves] = {};
   for (int k = 0; k < n; ++k) {
-    Int p = S(1);
-    for (int j = 0; j < n; ++j) p = p * (ord[j] < ord[k] ? ref.leaf_at(j) : S(1));
+    Int p = static_int(1);
+    for (int j = 0; j < n; ++j) p = p * (ord[j] < ord[k] ? ref.leaf_at(j) : static_int(1));
     start[k] = p;
   }
   int k = 0;
@@ -529,8 +536,8 @@ COTILE_HD constexpr IntTuple coalesce_shape(const IntTuple& t) {
     const Int a = t.leaf_at(k);
     const int last = acc.rank() - 1;
     if (last >= 0 && acc.get(last).value().is_static == a.is_static)
-      acc = replace(acc, last, I(acc.get(last).value() * a));
-    else acc.push_back(I(a));
+      acc = replace(acc, last, int_tuple(acc.get(last).value() * a));
+    else acc.push_back(int_tuple(a));
   }
   return unwrap(acc);
 }
@@ -539,7 +546,7 @@ COTILE_HD constexpr IntTuple coalesce_shape(const IntTuple& t) {
 COTILE_HD constexpr IntTuple filter_zeros(const IntTuple& d, const IntTuple& s) {
   IntTuple r = s;
   for (int k = 0; k < s.num_leaves(); ++k)
-    if (is_constant(d.leaf_at(k), 0)) r.leaf_at(k) = S(1);
+    if (is_constant(d.leaf_at(k), 0)) r.leaf_at(k) = static_int(1);
   return r;
 }
 

@@ -9,8 +9,8 @@
 namespace cotile {
 
 struct Layout {
-  IntTuple shape = IntTuple::leaf(S(1));
-  IntTuple stride = IntTuple::leaf(S(0));
+  IntTuple shape = IntTuple::leaf(static_int(1));
+  IntTuple stride = IntTuple::leaf(static_int(0));
 
   COTILE_HD friend constexpr bool operator==(const Layout& a, const Layout& b) {
     return a.shape == b.shape && a.stride == b.stride;
@@ -66,16 +66,16 @@ COTILE_HD constexpr Int depth(const Layout& l) { return depth(l.shape); }
 // cosize(L) = 1 + sum over leaves of (s_i - 1) * |d_i|   (the size of the codomain)
 // Summed level by level as CuTe does (_0 + mode0 + mode1 ...), then _1 is added.
 COTILE_HD constexpr Int inner_product_m1(const IntTuple& s, const IntTuple& d) {
-  if (s.is_leaf()) return (s.value() - S(1)) * abs(d.value());
-  Int r = S(0);
+  if (s.is_leaf()) return (s.value() - static_int(1)) * abs(d.value());
+  Int r = static_int(0);
   for (int i = 0; i < s.rank(); ++i) r = r + inner_product_m1(s.get(i), d.get(i));
   return r;
 }
-COTILE_HD constexpr Int cosize(const Layout& l) { return inner_product_m1(l.shape, l.stride) + S(1); }
+COTILE_HD constexpr Int cosize(const Layout& l) { return inner_product_m1(l.shape, l.stride) + static_int(1); }
 
 // L(c): c is an integer index or a hierarchical coordinate congruent to a prefix of L.
 COTILE_HD constexpr Int eval(const Layout& l, const IntTuple& c) { return crd2idx(c, l.shape, l.stride); }
-COTILE_HD constexpr Int eval(const Layout& l, int64_t i) { return eval(l, I(D(i))); }
+COTILE_HD constexpr Int eval(const Layout& l, int64_t i) { return eval(l, int_tuple(dynamic_int(i))); }
 
 // --- tuple-like manipulation ----------------------------------------------------------------
 
@@ -147,7 +147,7 @@ namespace detail {
 COTILE_HD constexpr Layout bw_coalesce(const IntTuple& fs, const IntTuple& fd, const Int& first_shape,
                                        CoalesceTrace* tr = nullptr) {
   const int r = fs.rank();
-  IntTuple ns = I(first_shape), nd = fd.get(r - 1);
+  IntTuple ns = int_tuple(first_shape), nd = fd.get(r - 1);
   if (tr) tr->add(CoalesceStep{r - 1, CoalesceStep::kFront, fs.get(r - 1).value(), fd.get(r - 1).value()});
   for (int i = r - 2; i >= 0; --i) {
     const Int s = fs.get(i).value(), d = fd.get(i).value();
@@ -160,20 +160,20 @@ COTILE_HD constexpr Layout bw_coalesce(const IntTuple& fs, const IntTuple& fd, c
     }
     if (ns.is_leaf() && is_constant(ns.value(), 1)) {
       note(CoalesceStep::kReplaceOne);
-      ns = I(s);
-      nd = I(d);
+      ns = int_tuple(s);
+      nd = int_tuple(d);
       continue;
     }
     const Int front_s = ns.get(0).value(), front_d = nd.get(0).value();
     const Int same = equal(s * d, front_d);
     if (front_s.is_static && is_constant(same, 1)) {
       note(CoalesceStep::kMerge);
-      ns = replace(ns, 0, I(s * front_s));
-      nd = replace(nd, 0, I(d));
+      ns = replace(ns, 0, int_tuple(s * front_s));
+      nd = replace(nd, 0, int_tuple(d));
     } else {
       note(CoalesceStep::kPrepend);
-      ns = prepend(ns, I(s));
-      nd = prepend(nd, I(d));
+      ns = prepend(ns, int_tuple(s));
+      nd = prepend(nd, int_tuple(d));
     }
   }
   if (ns.is_leaf() && is_constant(ns.value(), 1)) return Layout{};
@@ -197,7 +197,7 @@ COTILE_HD constexpr Layout coalesce_x(const Layout& l) {
   const IntTuple fs = detail::flat_modes(l.shape), fd = detail::flat_modes(l.stride);
   if (fs.rank() == 0) fail("coalesce", "the layout has no modes", nullptr, arg("layout", l));
   const Int last = fs.get(fs.rank() - 1).value();
-  return detail::bw_coalesce(fs, fd, is_constant(last, 1) ? S(2) : last);
+  return detail::bw_coalesce(fs, fd, is_constant(last, 1) ? static_int(2) : last);
 }
 
 // coalesce(L, P): coalesce applied below each terminal of the profile P: for a tuple P,
@@ -228,8 +228,9 @@ COTILE_HD constexpr Layout nullspace(const Layout& l) {
   const IntTuple pre = prefix_product(f.shape);
   IntTuple s = IntTuple::tuple(), d = IntTuple::tuple();
   for (int k = 0; k < f.shape.num_leaves(); ++k)
-    if (is_constant(f.stride.leaf_at(k), 0)) s.push_back(I(f.shape.leaf_at(k))), d.push_back(I(pre.leaf_at(k)));
-  if (s.rank() == 0) return Layout{I(S(1)), I(S(0))};
+    if (is_constant(f.stride.leaf_at(k), 0))
+      s.push_back(int_tuple(f.shape.leaf_at(k))), d.push_back(int_tuple(pre.leaf_at(k)));
+  if (s.rank() == 0) return Layout{int_tuple(static_int(1)), int_tuple(static_int(0))};
   return Layout{unwrap(s), unwrap(d)};
 }
 

@@ -32,13 +32,13 @@ COTILE_HD constexpr void lift_slice(const Tile& c, const Layout& l, LayoutList& 
 COTILE_HD constexpr Int slice_offset(const Tile& c, const Layout& l) {
   if (c.is_leaf()) {
     const TileLeaf& x = c.value();
-    if (x.kind == TileLeaf::kUnderscore) return S(0);
+    if (x.kind == TileLeaf::kUnderscore) return static_int(0);
     if (x.kind != TileLeaf::kInt) fail("slice", "a coordinate holds integers and '_' only", nullptr, arg("coord", c));
-    return crd2idx(I(x.integer()), l.shape, l.stride);
+    return crd2idx(int_tuple(x.integer()), l.shape, l.stride);
   }
   if (l.shape.is_leaf() || c.rank() != l.rank())
     fail("slice", "the coordinate's rank does not match the layout's", nullptr, arg("coord", c), arg("layout", l));
-  if (c.rank() == 0) return S(0);
+  if (c.rank() == 0) return static_int(0);
   Int r = slice_offset(c.get(0), l.get(0));
   for (int i = 1; i < c.rank(); ++i) r = r + slice_offset(c.get(i), l.get(i));
   return r;
@@ -57,20 +57,21 @@ COTILE_HD constexpr SlicedLayout slice_and_offset(const Tile& c, const Layout& l
   return {out.layout(), off};
 }
 
-// Coordinate builders: U() is '_', C(x) an integer, coord(...) a tuple of them.
-COTILE_HD constexpr Tile U() { return tile_underscore(); }
-COTILE_HD constexpr Tile C(const Int& x) { return tile_int(x); }
+// coord(...): a coordinate (or tile) tuple; each argument an Int (tile_int), tile_underscore()
+// ('_'), or a Tile: coord(tile_underscore(), static_int(0)) is (_,_0).
+COTILE_HD constexpr Tile as_tile(const Int& x) { return tile_int(x); }
+COTILE_HD constexpr const Tile& as_tile(const Tile& t) { return t; }
 template <class... Ts>
 COTILE_HD constexpr Tile coord(const Ts&... xs) {
   Tile t = Tile::tuple();
-  (t.push_back(xs), ...);
+  (t.push_back(as_tile(xs)), ...);
   return t;
 }
 // repeat<n>('_'): '_' when n == 1, else a tuple of n underscores (CuTe's repeat<N>(_)).
 COTILE_HD constexpr Tile repeat_underscore(int n) {
-  if (n == 1) return U();
+  if (n == 1) return tile_underscore();
   Tile t = Tile::tuple();
-  for (int i = 0; i < n; ++i) t.push_back(U());
+  for (int i = 0; i < n; ++i) t.push_back(tile_underscore());
   return t;
 }
 

@@ -36,14 +36,14 @@ COTILE_HD constexpr Swizzle make_swizzle(int b, int m, int s) {
 // Printed "Sw<B,M,S> o OFFSET o LAYOUT". With B == 0 and a static _0 offset it is just L.
 struct ComposedLayout {
   Swizzle swizzle;
-  Int offset = S(0);
+  Int offset = static_int(0);
   Layout layout;
   COTILE_HD constexpr bool is_plain() const { return swizzle.b == 0 && is_constant(offset, 0); }
 };
 
 // composition(Sw, L) = Sw o _0 o L.
 COTILE_HD constexpr ComposedLayout composition(const Swizzle& sw, const Layout& l) {
-  return ComposedLayout{sw, S(0), l};
+  return ComposedLayout{sw, static_int(0), l};
 }
 
 COTILE_HD constexpr int64_t eval(const ComposedLayout& c, const IntTuple& x) {

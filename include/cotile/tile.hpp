@@ -23,7 +23,9 @@ struct TileLeaf {
 using Tile = Tree<TileLeaf, kMaxTileLeaves, kMaxTileNodes>;
 
 COTILE_HD constexpr Tile tile_underscore() { return Tile::leaf(TileLeaf{TileLeaf::kUnderscore, Layout{}}); }
-COTILE_HD constexpr Tile tile_int(const Int& n) { return Tile::leaf(TileLeaf{TileLeaf::kInt, Layout{I(n), I(S(1))}}); }
+COTILE_HD constexpr Tile tile_int(const Int& n) {
+  return Tile::leaf(TileLeaf{TileLeaf::kInt, Layout{int_tuple(n), int_tuple(static_int(1))}});
+}
 COTILE_HD constexpr Tile tile_layout(const Layout& l) { return Tile::leaf(TileLeaf{TileLeaf::kLayout, l}); }
 
 // A shape used as a tiler: each integer n is the element n.

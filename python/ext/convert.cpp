@@ -49,7 +49,7 @@ Value to_value(py::handle h, const std::string& fn, const std::string& arg, int 
       const std::string rule = "argument '" + arg + "' = " + std::string(py::str(h)) + " does not fit in 64 bits";
       throw Error(fn, rule, fn + ": " + rule);
     }
-    return Value::of(is_static_int(o) ? S(x) : D(x));
+    return Value::of(is_static_int(o) ? static_int(x) : dynamic_int(x));
   }
   if (PyTuple_Check(o) || PyList_Check(o)) {
     if (depth >= 64) {
@@ -128,7 +128,7 @@ bool to_int_tuple(py::handle h, IntTuple& out, int depth) {
       PyErr_Clear();
       return false;
     }
-    out = I(is_static_int(o) ? S(x) : D(x));
+    out = int_tuple(is_static_int(o) ? static_int(x) : dynamic_int(x));
     return true;
   }
   if ((!PyTuple_Check(o) && !PyList_Check(o)) || depth >= 64) return false;

@@ -106,19 +106,19 @@ TEST(Algebra, EvenlyDividesPromisesLogicalDivideKeepsTheSize) {
   }
   EXPECT_EQ(cases, 45);
   EXPECT_EQ(divides, 24);  // e.g. (_4,_6) by _2, _4, _8, _12, (_2,_3), (_4,_2), (_2:_2,_3)
-  EXPECT_EQ(evenly_divides(T("(_4,_6)"), TL("_3")), S(0));
-  EXPECT_EQ(evenly_divides(T("_12"), TL("_8")), S(0));
+  EXPECT_EQ(evenly_divides(T("(_4,_6)"), TL("_3")), static_int(0));
+  EXPECT_EQ(evenly_divides(T("_12"), TL("_8")), static_int(0));
 }
 
 TEST(Algebra, DomainDistributeTakesWhatEachLeafShares) {
-  EXPECT_EQ(str(domain_distribute(T("(_15,_14)"), S(6))), "(_3,_2):(_1,_15)");
+  EXPECT_EQ(str(domain_distribute(T("(_15,_14)"), static_int(6))), "(_3,_2):(_1,_15)");
   // 128 = 64 from _64, then 2 from the first _8 (gcd(_3, 2) = 1 is coalesced away).
-  EXPECT_EQ(str(domain_distribute(T("((_64,_3),(_8,_8))"), S(128))), "(_64,_2):(_1,_192)");
+  EXPECT_EQ(str(domain_distribute(T("((_64,_3),(_8,_8))"), static_int(128))), "(_64,_2):(_1,_192)");
   // 1024 = 64 * 8 * 2, the last two contiguous (192 * 8 = 1536): coalesced.
-  EXPECT_EQ(str(domain_distribute(T("(_192,(_8,_8))"), S(1024))), "(_64,_16):(_1,_192)");
-  EXPECT_EQ(str(domain_distribute(T("_12"), S(8))), "_4:_1");  // only 4 of the 8 found
-  EXPECT_THROW(domain_distribute(T("(_4,8)"), S(2)), Error);
-  EXPECT_THROW(domain_distribute(T("(_4,_8)"), D(2)), Error);
+  EXPECT_EQ(str(domain_distribute(T("(_192,(_8,_8))"), static_int(1024))), "(_64,_16):(_1,_192)");
+  EXPECT_EQ(str(domain_distribute(T("_12"), static_int(8))), "_4:_1");  // only 4 of the 8 found
+  EXPECT_THROW(domain_distribute(T("(_4,8)"), static_int(2)), Error);
+  EXPECT_THROW(domain_distribute(T("(_4,_8)"), dynamic_int(2)), Error);
 }
 
 // Its postconditions over shapes and sizes: size(R) divides n, A is evenly divided by R, R is
@@ -128,11 +128,11 @@ TEST(Algebra, DomainDistributeIsAnOrderedTileOfTheShape) {
   int full = 0;
   for (const char* s : shapes) {
     for (int n : {1, 2, 3, 4, 6, 8, 12, 30, 128, 1024}) {
-      const Layout r = domain_distribute(T(s), S(n));
+      const Layout r = domain_distribute(T(s), static_int(n));
       const int64_t k = size(r).value;
       EXPECT_EQ(n % k, 0) << s << " " << n;
       full += k == n;
-      EXPECT_EQ(evenly_divides(T(s), tile_layout(r)), S(1)) << s << " " << n;
+      EXPECT_EQ(evenly_divides(T(s), tile_layout(r)), static_int(1)) << s << " " << n;
       for (int64_t i = 1; i < k; ++i) EXPECT_LT(eval(r, i - 1).value, eval(r, i).value) << s << " " << n;
     }
   }

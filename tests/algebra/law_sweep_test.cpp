@@ -40,10 +40,10 @@ struct Gen {
     IntTuple s = IntTuple::tuple(), d = IntTuple::tuple();
     const int r = 1 + int(g() % max_rank);
     auto one = [&](IntTuple& ss, IntTuple& dd) {
-      ss.push_back(I(leaf(pick({1, 2, 2, 3, 4, 4, 5, 6, 8, 8}))));
+      ss.push_back(int_tuple(leaf(pick({1, 2, 2, 3, 4, 4, 5, 6, 8, 8}))));
       int64_t stride = pick({0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 8, 8, 12, 16, 24, 32});
       if (negative && coin(4)) stride = -stride;
-      dd.push_back(I(leaf(stride)));
+      dd.push_back(int_tuple(leaf(stride)));
     };
     for (int i = 0; i < r; ++i) {
       if (coin(25)) {
@@ -65,8 +65,8 @@ struct Gen {
     IntTuple s = IntTuple::tuple(), o = IntTuple::tuple();
     const int r = 1 + int(g() % max_rank);
     for (int i = 0; i < r; ++i) {
-      s.push_back(I(Int{pick({1, 2, 2, 3, 4, 4, 6, 8}), true}));
-      o.push_back(I(S(int64_t(g() % 8))));
+      s.push_back(int_tuple(Int{pick({1, 2, 2, 3, 4, 4, 6, 8}), true}));
+      o.push_back(int_tuple(static_int(int64_t(g() % 8))));
     }
     Layout l = make_ordered_layout(s, o);
     const int64_t k = pick({1, 1, 2});
@@ -144,9 +144,9 @@ TEST(LawSweep, Complement) {
   for (int64_t n = 0; n < cases_per_op(); ++n) {
     const Layout l = g.any(3);
     const int kind = int(g.g() % 3);
-    IntTuple t = I(D(0));
-    if (kind == 1) t = I(g.leaf(int64_t(g.g() % 64) + 1));
-    if (kind == 2) t = make_tuple(I(g.leaf(g.pick({2, 3, 4, 8}))), I(g.leaf(g.pick({1, 2, 4, 6}))));
+    IntTuple t = int_tuple(dynamic_int(0));
+    if (kind == 1) t = int_tuple(g.leaf(int64_t(g.g() % 64) + 1));
+    if (kind == 2) t = make_tuple(g.leaf(g.pick({2, 3, 4, 8})), g.leaf(g.pick({1, 2, 4, 6})));
     int64_t target = 0;
     check<Layout>(
         "complement", str(l) + " T=" + to_string(t),
@@ -218,7 +218,7 @@ TEST(LawSweep, Products) {
     auto product_law = [](const Layout& x, const Layout& y, const Layout& r) -> std::string {
       LawLog log;
       const int64_t target = size(x).value * cosize(y).value;
-      const Layout c = complement(x, I(size(x) * cosize(y)), Options{false, true, &log});
+      const Layout c = complement(x, int_tuple(size(x) * cosize(y)), Options{false, true, &log});
       const std::string wc = oracle::complement(x, target, c);
       if (!wc.empty()) return "complement: " + wc;
       if (!(r.get(0) == x)) return "mode 0 is not A";
@@ -258,8 +258,8 @@ TEST(LawSweep, UpcastAndMaxCommon) {
     // Two layouts of the same shape: compact, the modes in different orders.
     const IntTuple shape = g.compact(3).shape;
     auto ordered = [&] {
-      IntTuple o = repeat_like(shape, S(0));
-      for (int i = 0; i < o.num_leaves(); ++i) o.leaf_at(i) = S(int64_t(g.g() % 4));
+      IntTuple o = repeat_like(shape, static_int(0));
+      for (int i = 0; i < o.num_leaves(); ++i) o.leaf_at(i) = static_int(int64_t(g.g() % 4));
       Layout x = make_ordered_layout(shape, o);
       for (int i = 0; i < x.stride.num_leaves(); ++i) x.stride.leaf_at(i).is_static = g.coin(50);
       return x;

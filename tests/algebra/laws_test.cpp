@@ -13,7 +13,7 @@ using namespace cotile;
 
 namespace {
 
-int64_t at(const Layout& l, int64_t i) { return eval(l, I(D(i))).value; }
+int64_t at(const Layout& l, int64_t i) { return eval(l, int_tuple(dynamic_int(i))).value; }
 
 bool injective(const Layout& l) {
   std::set<int64_t> seen;
@@ -31,8 +31,8 @@ int64_t max_offset(const Layout& l) {
 Layout flat_layout(const std::vector<int64_t>& s, const std::vector<int64_t>& d, const std::vector<bool>& st) {
   IntTuple shape = IntTuple::tuple(), stride = IntTuple::tuple();
   for (size_t k = 0; k < s.size(); ++k) {
-    shape.push_back(I(Int{s[k], bool(st[2 * k])}));
-    stride.push_back(I(Int{d[k], bool(st[2 * k + 1])}));
+    shape.push_back(int_tuple(Int{s[k], bool(st[2 * k])}));
+    stride.push_back(int_tuple(Int{d[k], bool(st[2 * k + 1])}));
   }
   return Layout{shape, stride};
 }
@@ -63,8 +63,8 @@ Layout random_layout(std::mt19937& g, int max_rank = 3, bool pow2 = false) {
   const int r = rank(g);
   for (int i = 0; i < r; ++i) {
     auto leaf = [&](IntTuple& s, IntTuple& d) {
-      s.push_back(I(Int{sz(g), st(g) == 1}));
-      d.push_back(I(Int{(pow2 ? kStrides2 : kStrides)[stride_pick(g)], st(g) == 1}));
+      s.push_back(int_tuple(Int{sz(g), st(g) == 1}));
+      d.push_back(int_tuple(Int{(pow2 ? kStrides2 : kStrides)[stride_pick(g)], st(g) == 1}));
     };
     if (nest(g) == 0) {
       IntTuple s = IntTuple::tuple(), d = IntTuple::tuple();
@@ -87,16 +87,16 @@ Layout random_injective(std::mt19937& g, bool dynamic_shapes) {
   IntTuple shape = IntTuple::tuple(), order = IntTuple::tuple();
   const int r = rank(g);
   for (int i = 0; i < r; ++i) {
-    shape.push_back(I(Int{sz(g), !dynamic_shapes}));
-    order.push_back(I(S(ord(g))));
+    shape.push_back(int_tuple(Int{sz(g), !dynamic_shapes}));
+    order.push_back(int_tuple(static_int(ord(g))));
   }
   Layout l = make_ordered_layout(shape, order);
   // Ties in the order give equal strides; make them distinct by re-ordering with the index.
   IntTuple o2 = IntTuple::tuple();
-  for (int i = 0; i < r; ++i) o2.push_back(I(S(order.get(i).value().value * 16 + i)));
+  for (int i = 0; i < r; ++i) o2.push_back(int_tuple(static_int(order.get(i).value().value * 16 + i)));
   l = make_ordered_layout(shape, o2);
   const int64_t k = gap(g);
-  for (int i = 0; i < l.stride.num_leaves(); ++i) l.stride.leaf_at(i) = l.stride.leaf_at(i) * S(k);
+  for (int i = 0; i < l.stride.num_leaves(); ++i) l.stride.leaf_at(i) = l.stride.leaf_at(i) * static_int(k);
   return l;
 }
 
@@ -275,7 +275,7 @@ TEST(Laws, LogicalDivideIsCompositionWithTheComplement) {
     if (!b_pow2) continue;
     Layout d, e;
     try {
-      const Layout rest = complement(b, I(size(a)));
+      const Layout rest = complement(b, int_tuple(size(a)));
       if (size(b).value * size(rest).value != size(a).value) continue;  // B must tile A exactly
       d = logical_divide(a, b);
       e = composition(a, make_layout_concat(b, rest));
@@ -295,6 +295,7 @@ TEST(Laws, Idx2CrdInvertsCrd2Idx) {
   for (int n = 0; n < 2000; ++n) {
     const IntTuple s = random_layout(g).shape;
     const IntTuple d = compact_col_major(s);
-    for (int64_t i = 0; i < size(s).value; ++i) ASSERT_EQ(crd2idx(idx2crd(I(D(i)), s), s, d).value, i) << to_string(s);
+    for (int64_t i = 0; i < size(s).value; ++i)
+      ASSERT_EQ(crd2idx(idx2crd(int_tuple(dynamic_int(i)), s), s, d).value, i) << to_string(s);
   }
 }

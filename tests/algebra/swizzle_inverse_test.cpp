@@ -55,8 +55,10 @@ TEST(SwizzleInverse, RefusesWhereCuteIsWrong) {
 }
 
 namespace {
-int64_t at(const Layout& l, int64_t i) { return eval(l, I(D(i))).value; }
-int64_t at(const ComposedLayout& c, int64_t i) { return c.swizzle((c.offset + eval(c.layout, I(D(i)))).value); }
+int64_t at(const Layout& l, int64_t i) { return eval(l, int_tuple(dynamic_int(i))).value; }
+int64_t at(const ComposedLayout& c, int64_t i) {
+  return c.swizzle((c.offset + eval(c.layout, int_tuple(dynamic_int(i)))).value);
+}
 
 // A random layout of rank 1-3: shapes from {1, 2, 3, 4, 8}, strides from {0, 1, 2, 3, 4, 8, 16};
 // each leaf static or dynamic.
@@ -66,8 +68,8 @@ Layout random_layout(std::mt19937& g) {
   IntTuple s = IntTuple::tuple(), d = IntTuple::tuple();
   for (int k = 0; k < rank; ++k) {
     const int64_t sk = shapes[g() % 5], dk = strides[g() % 7];
-    s.push_back(I(g() % 2 ? S(sk) : D(sk)));
-    d.push_back(I(g() % 2 ? S(dk) : D(dk)));
+    s.push_back(int_tuple(g() % 2 ? static_int(sk) : dynamic_int(sk)));
+    d.push_back(int_tuple(g() % 2 ? static_int(dk) : dynamic_int(dk)));
   }
   return Layout{s, d};
 }
@@ -102,7 +104,7 @@ TEST(SwizzleInverse, LawsOnGeneratedInputs) {
     } catch (const Error&) {  // masks that are no swizzle's: CuTe refuses too
     }
     // right_inverse(C): C(R(i)) = i for i < size(R);  left_inverse(C): C(R(C(i))) = C(i)
-    const ComposedLayout c{sw, S(0), l};
+    const ComposedLayout c{sw, static_int(0), l};
     for (int left = 0; left < 2; ++left) {
       try {
         const ComposedLayout r = left ? left_inverse(c) : right_inverse(c);

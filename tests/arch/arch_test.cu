@@ -105,7 +105,7 @@ std::vector<int> tv_map(const Layout& l) {
   const int threads = int(size(l.get(0)).value), vals = int(size(l.get(1)).value);
   std::vector<int> m(threads * vals);
   for (int t = 0; t < threads; ++t)
-    for (int v = 0; v < vals; ++v) m[t * vals + v] = int(eval(l, make_tuple(I(D(t)), I(D(v)))).value);
+    for (int v = 0; v < vals; ++v) m[t * vals + v] = int(eval(l, make_tuple(dynamic_int(t), dynamic_int(v))).value);
   return m;
 }
 

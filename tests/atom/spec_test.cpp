@@ -13,10 +13,10 @@ namespace {
 
 const char* kAtomQTv = "((_2,_32),_16):((_16,_32),_1)";
 
-FmhaGenQ fp8() { return fmha_gen_q(Elem::kE5M2, S(128), S(128), L(kAtomQTv)); }
-FmhaGenQ fp16() { return fmha_gen_q(Elem::kHalf, S(128), S(128), L(kAtomQTv)); }
+FmhaGenQ fp8() { return fmha_gen_q(Elem::kE5M2, static_int(128), static_int(128), L(kAtomQTv)); }
+FmhaGenQ fp16() { return fmha_gen_q(Elem::kHalf, static_int(128), static_int(128), L(kAtomQTv)); }
 
-int64_t at(const Layout& l, int64_t i) { return eval(l, I(D(i))).value; }
+int64_t at(const Layout& l, int64_t i) { return eval(l, int_tuple(dynamic_int(i))).value; }
 
 }  // namespace
 
@@ -86,7 +86,7 @@ TEST(SpecSection8, SingleThreadPartition) {
   // §8.2's ownership table: thread t owns rows t/8 + 8p and columns 16*(t%8) .. +15.
   const FmhaGenQ q = fp8();
   for (int64_t t : {0, 7, 8, 63}) {
-    const SlicedLayout p = partition_S(q.copy, q.tSgQ, D(t));
+    const SlicedLayout p = partition_S(q.copy, q.tSgQ, dynamic_int(t));
     EXPECT_EQ(p.offset.value, 128 * (t / 8) + 16 * (t % 8)) << t;
   }
 }
@@ -112,7 +112,7 @@ TEST(SpecSection13, PartitionsCoverTheTileExactlyOnce) {
   for (const FmhaGenQ& q : {fp8(), fp16()}) {
     std::multiset<int64_t> seen;
     for (int64_t t = 0; t < 64; ++t) {
-      const SlicedLayout p = partition_S(q.copy, q.tSgQ, D(t));
+      const SlicedLayout p = partition_S(q.copy, q.tSgQ, dynamic_int(t));
       for (int64_t i = 0; i < size(p.layout).value; ++i) seen.insert(p.offset.value + at(p.layout, i));
     }
     ASSERT_EQ(seen.size(), 128u * 128u);
@@ -125,14 +125,14 @@ TEST(SpecSection13, PartitionsCoverTheTileExactlyOnce) {
 TEST(SpecSection13, SourceAndSharedMemoryAgreeOnCoordinates) {
   for (const FmhaGenQ& q : {fp8(), fp16()}) {
     // Coordinates of the tile, as a layout whose value is m + 128*d (the identity on (m,d)).
-    const Layout coords = partition(q.mma, make_layout(T("(_128,_128)")), D(0), Operand::kA).layout;
+    const Layout coords = partition(q.mma, make_layout(T("(_128,_128)")), dynamic_int(0), Operand::kA).layout;
     // A shared-memory tile in K-major rows of 128 with a 128-byte swizzle on the element offset.
-    const Layout smem = partition(q.mma, make_layout_right(T("(_128,_128)")), D(0), Operand::kA).layout;
+    const Layout smem = partition(q.mma, make_layout_right(T("(_128,_128)")), dynamic_int(0), Operand::kA).layout;
     const Swizzle sw = make_swizzle(3, 4, 3);
     for (int64_t t = 0; t < 64; ++t) {
-      const SlicedLayout src = partition_S(q.copy, q.tSgQ, D(t));
-      const SlicedLayout crd = partition_S(q.copy, coords, D(t));
-      const SlicedLayout dst = partition_D(q.copy, smem, D(t));
+      const SlicedLayout src = partition_S(q.copy, q.tSgQ, dynamic_int(t));
+      const SlicedLayout crd = partition_S(q.copy, coords, dynamic_int(t));
+      const SlicedLayout dst = partition_D(q.copy, smem, dynamic_int(t));
       for (int64_t i = 0; i < size(src.layout).value; ++i) {
         const int64_t a = src.offset.value + at(src.layout, i);      // m*128 + d
         const int64_t c = crd.offset.value + at(crd.layout, i);      // m + 128*d

@@ -54,8 +54,8 @@ int main(int argc, char** argv) {
     std::printf("FAIL the lawful composition did not run: %s\n", cudaGetErrorString(cudaError_t(e)));
     return 1;
   }
-  const cotile::Layout a = cotile::Layout{cotile::make_tuple(cotile::I(cotile::S(3)), cotile::I(cotile::S(4))),
-                                          cotile::make_tuple(cotile::I(cotile::S(8)), cotile::I(cotile::S(1)))};
+  const cotile::Layout a = cotile::Layout{cotile::make_tuple(cotile::static_int(3), cotile::static_int(4)),
+                                          cotile::make_tuple(cotile::static_int(8), cotile::static_int(1))};
   for (int i = 0; i < 8; ++i) {
     const int64_t want = cotile::eval(a, (i % 4) * 3 + i / 4).value;
     if (h[i] != want) {

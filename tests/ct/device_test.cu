@@ -84,17 +84,19 @@ int main() {
 
   // The same with the engine on the host.
   using namespace cotile;
-  const cotile::Layout s = make_layout(make_tuple(I(S(8)), I(S(8))), make_tuple(I(S(8)), I(S(1))));
-  const cotile::Layout d = make_layout(make_tuple(I(S(128)), I(S(128))), make_tuple(I(D(ld)), I(S(1))));
-  const cotile::Layout c =
-      cotile::composition(d, make_layout(make_tuple(I(S(4)), I(S(16))), make_tuple(I(S(16)), I(S(1)))));
-  const FmhaGenQ q = fmha_gen_q(Elem::kE5M2, S(128), S(128),
-                                cotile::Layout{make_tuple(make_tuple(I(S(2)), I(S(32))), I(S(16))),
-                                               make_tuple(make_tuple(I(S(16)), I(S(32))), I(S(1)))});
+  const cotile::Layout s =
+      make_layout(make_tuple(static_int(8), static_int(8)), make_tuple(static_int(8), static_int(1)));
+  const cotile::Layout d =
+      make_layout(make_tuple(static_int(128), static_int(128)), make_tuple(dynamic_int(ld), static_int(1)));
+  const cotile::Layout c = cotile::composition(
+      d, make_layout(make_tuple(static_int(4), static_int(16)), make_tuple(static_int(16), static_int(1))));
+  const FmhaGenQ q = fmha_gen_q(Elem::kE5M2, static_int(128), static_int(128),
+                                cotile::Layout{make_tuple(make_tuple(static_int(2), static_int(32)), static_int(16)),
+                                               make_tuple(make_tuple(static_int(16), static_int(32)), static_int(1))});
   const cotile::ComposedLayout sw = cotile::tile_to_shape(
-      cotile::composition(make_swizzle(3, 4, 3),
-                          make_layout(make_tuple(I(S(8)), I(S(64))), make_tuple(I(S(64)), I(S(1))))),
-      make_tuple(I(S(64)), I(S(128))));
+      cotile::composition(make_swizzle(3, 4, 3), make_layout(make_tuple(static_int(8), static_int(64)),
+                                                             make_tuple(static_int(64), static_int(1)))),
+      make_tuple(static_int(64), static_int(128)));
   int failures = 0, checks = 0;
   auto check = [&](int t, int k, int64_t want) {
     ++checks;
@@ -107,21 +109,23 @@ int main() {
   };
   for (int t = 0; t < kThreads; ++t) {
     check(t, 0, eval(s, t).value);
-    check(t, 1, eval(d, make_tuple(I(D(t)), I(D(t % 7)))).value);
+    check(t, 1, eval(d, make_tuple(dynamic_int(t), dynamic_int(t % 7))).value);
     check(t, 2, eval(c, t).value);
-    const SlicedLayout p = partition_S(q.copy, q.tSgQ, D(t));
+    const SlicedLayout p = partition_S(q.copy, q.tSgQ, dynamic_int(t));
     check(t, 3, 4096 + p.offset.value);
     check(t, 4, eval(p.layout, 5).value);
     check(t, 5, (16 + t % 16) * ld + 16 + t / 16 % 8);
     check(t, 6, (t % 8 < 5 && t / 8 < 6) ? 1 : 0);
     check(t, 7, 128 * 128);
-    check(t, 8, eval(sw, I(D(t * 37 % 8192))));
+    check(t, 8, eval(sw, int_tuple(dynamic_int(t * 37 % 8192))));
     check(t, 9, (2 * ld + 3) * 2 + t);
     check(t, 10, 3 * t + 5);
     check(t, 11, 3 * t + 2 * ld);
     check(t, 12, (t % 2 == 0 ? 1 : 0) + 2 * (t != 5 ? 1 : 0));
-    check(t, 13, evenly_divides(make_tuple(I(D(t + 1)), I(S(8))), make_tuple(I(S(2)), I(S(4)))).value);
-    check(t, 14, eval(domain_distribute(make_tuple(I(S(15)), I(S(14))), S(6)), t % 6).value);
+    check(
+        t, 13,
+        evenly_divides(make_tuple(dynamic_int(t + 1), static_int(8)), make_tuple(static_int(2), static_int(4))).value);
+    check(t, 14, eval(domain_distribute(make_tuple(static_int(15), static_int(14)), static_int(6)), t % 6).value);
     check(t, 15, 6 * t + 100);
   }
   std::printf("%d passed, %d failed\n", checks - failures, failures);

@@ -194,11 +194,11 @@ Panel layout_panel(const Layout& l, const std::string& title) {
   grid_of(l.shape, p.rows, p.cols, p.row_breaks, p.col_breaks);
   p.cells.reserve(size_t(size(l).value));
   for (int64_t i = 0; i < size(l).value; ++i) {
-    const int64_t a = eval(l, I(D(i))).value;
+    const int64_t a = eval(l, int_tuple(dynamic_int(i))).value;
     const int64_t r = i % p.rows, c = i / p.rows;
     p.cells.push_back({r, c, std::to_string(a),
                        "(" + std::to_string(r) + "," + std::to_string(c) + ") coord " +
-                           to_string(idx2crd(I(D(i)), l.shape)) + " -> offset " + std::to_string(a),
+                           to_string(idx2crd(int_tuple(dynamic_int(i)), l.shape)) + " -> offset " + std::to_string(a),
                        thread_color(a)});
   }
   return p;
@@ -211,7 +211,7 @@ Panel tv_panel(const Layout& tv, const IntTuple& tile, const std::string& title)
   const int64_t threads = size(tv.get(0)).value;
   p.cells.reserve(size_t(size(tv).value));
   for (int64_t i = 0; i < size(tv).value; ++i) {
-    const int64_t z = eval(tv, I(D(i))).value, t = i % threads, v = i / threads;
+    const int64_t z = eval(tv, int_tuple(dynamic_int(i))).value, t = i % threads, v = i / threads;
     const int64_t r = z % p.rows, c = z / p.rows;
     p.cells.push_back({r, c, "T" + std::to_string(t) + "V" + std::to_string(v),
                        "T" + std::to_string(t) + " V" + std::to_string(v) + " -> (" + std::to_string(r) + "," +
@@ -229,7 +229,7 @@ class CoordText {
   explicit CoordText(const IntTuple& shape) : shape_(shape), text_(size_t(size(shape).value)) {}
   const std::string& operator()(int64_t q) {
     std::string& t = text_.at(size_t(q));
-    if (t.empty()) t = to_string(idx2crd(I(D(q)), shape_));
+    if (t.empty()) t = to_string(idx2crd(int_tuple(dynamic_int(q)), shape_));
     return t;
   }
 
@@ -250,14 +250,15 @@ Panel partition_panel(const TiledCopy& tc, const IntTuple& shape, bool src, cons
   const Layout frg = tidfrg(tc, coords, src);
   p.cells.reserve(size_t(size(frg).value));
   for (int64_t t = 0; t < size(tc).value; ++t) {
-    const SlicedLayout part = slice_and_offset(coord(C(D(t)), U(), repeat_underscore(coords.rank())), frg);
+    const SlicedLayout part =
+        slice_and_offset(coord(dynamic_int(t), tile_underscore(), repeat_underscore(coords.rank())), frg);
     // The partition's function on integers, as the laws evaluate layouts (eval without IntTuples).
     const bool flat = laws::known(part.layout);
     const laws::Flat fl = flat ? laws::flat(part.layout) : laws::Flat{};
     const int64_t values = size(part.layout).value;
     const std::string fill = thread_color(t);
     for (int64_t v = 0; v < values; ++v) {
-      const int64_t q = part.offset.value + (flat ? fl(v) : eval(part.layout, I(D(v))).value);
+      const int64_t q = part.offset.value + (flat ? fl(v) : eval(part.layout, int_tuple(dynamic_int(v))).value);
       const int64_t r = q % p.rows, c = q / p.rows;
       p.cells.push_back({r, c, "T" + std::to_string(t) + "V" + std::to_string(v),
                          "T" + std::to_string(t) + " V" + std::to_string(v) + " -> (" + std::to_string(r) + "," +
@@ -277,7 +278,7 @@ Panel swizzle_panel(const ComposedLayout& c, int64_t elem_bytes, const std::stri
   std::vector<std::vector<int64_t>> bank(size_t(p.rows), std::vector<int64_t>(size_t(p.cols)));
   std::vector<std::vector<int64_t>> word(size_t(p.rows), std::vector<int64_t>(size_t(p.cols)));
   for (int64_t i = 0; i < size(c.layout).value; ++i) {
-    const int64_t a = eval(c, I(D(i)));
+    const int64_t a = eval(c, int_tuple(dynamic_int(i)));
     const int64_t r = i % p.rows, col = i / p.rows;
     const int64_t w = a * elem_bytes / 4, b = w % 32;
     bank[size_t(r)][size_t(col)] = b;
@@ -354,7 +355,7 @@ Drawing draw_from(const Flags& f, bool documents) {
     const text::Value v = text::parse(f.positional[1]);
     ComposedLayout c;
     if (v.kind == text::Value::kComposed) c = v.composed;
-    else c = ComposedLayout{Swizzle{}, S(0), text::to_layout(v, "draw", 1)};
+    else c = ComposedLayout{Swizzle{}, static_int(0), text::to_layout(v, "draw", 1)};
     const int64_t eb = f.integer("elem-bytes", 2, "draw");
     title = "shared memory " + to_string(c) + ", " + std::to_string(eb) + "-byte elements: banks and conflict degree";
     panels.push_back(swizzle_panel(c, eb, title));

@@ -186,8 +186,9 @@ void add_tile2thrfrg_steps(Derivation& d, const TiledCopy& tc, const Layout& ten
   d.steps.push_back(step(sec, "thrval2mn = coalesce(zip, (_1,(_1,_1)))", tr.thrval2mn, {"thr", "val"}, "z",
                          "coalesce the thread mode whole and the two value groups separately (atom values, atom "
                          "repetitions); the profile keeps those boundaries"));
-  d.steps.push_back(step(sec, "for contrast: coalesce(zip, (_1,_1))", coalesce(tr.zipped, make_tuple(I(S(1)), I(S(1)))),
-                         {"thr", "val"}, "z", "a shallower profile merges the value groups"));
+  d.steps.push_back(step(sec, "for contrast: coalesce(zip, (_1,_1))",
+                         coalesce(tr.zipped, make_tuple(static_int(1), static_int(1))), {"thr", "val"}, "z",
+                         "a shallower profile merges the value groups"));
   d.steps.push_back(step(sec, "for contrast: coalesce(zip)", coalesce(tr.zipped), {}, "z",
                          "without a profile thread and value modes merge and are no longer independent"));
 }
@@ -239,8 +240,8 @@ Derivation explain_cotiled_copy(const CopyAtom& atom, const Layout& atom_tv, con
   Table proj{
       "per-mode projections (tiler)", {"mode", "projection e_i", "composition", "filter (tiler mode)", "values"}, {}};
   for (int i = 0; i < t.modes && i < 8; ++i) {
-    IntTuple e = repeat_like(t.flat_data_shape, S(0));
-    e = replace(e, i, I(S(1)));
+    IntTuple e = repeat_like(t.flat_data_shape, static_int(0));
+    e = replace(e, i, int_tuple(static_int(1)));
     const Layout f = filter(t.projection[i]);
     proj.rows.push_back(
         {std::to_string(i), to_string(e), to_string(t.projection[i]), to_string(f), plain(to_string(f))});
@@ -292,10 +293,10 @@ Table ownership_table(const TiledCopy& tc, const IntTuple& tensor_shape, const s
           {"thread", "rows (M)", "columns (D) per row", "elements"},
           {}};
   for (int64_t thr : threads) {
-    const SlicedLayout p = partition_S(tc, coords, D(thr));
+    const SlicedLayout p = partition_S(tc, coords, dynamic_int(thr));
     std::map<int64_t, std::vector<int64_t>> by_row;
     for (int64_t i = 0; i < size(p.layout).value; ++i) {
-      const int64_t c = p.offset.value + eval(p.layout, I(D(i))).value;
+      const int64_t c = p.offset.value + eval(p.layout, int_tuple(dynamic_int(i))).value;
       by_row[c % rows].push_back(c / rows);
     }
     std::vector<int64_t> rs;
@@ -350,8 +351,9 @@ Derivation explain_mma_partition(const TiledMMA& t, const Layout& tensor, const 
   const Layout t_tensor = logical_divide(tensor, coord(permutation_mnk(t, xi), permutation_mnk(t, yi)));
   d.steps.push_back(step("", "logical_divide(tensor, permutation)", t_tensor, {}, "offset",
                          "the permutation tile (default: atom size times threads per mode)"));
-  const Layout a_tensor = zipped_divide(t_tensor, coord(tile_layout(make_layout(I(t.atom.shape_mnk.get(xi).value()))),
-                                                        tile_layout(make_layout(I(t.atom.shape_mnk.get(yi).value())))));
+  const Layout a_tensor =
+      zipped_divide(t_tensor, coord(tile_layout(make_layout(int_tuple(t.atom.shape_mnk.get(xi).value()))),
+                                    tile_layout(make_layout(int_tuple(t.atom.shape_mnk.get(yi).value())))));
   d.steps.push_back(
       step("", "zipped_divide by the atom", a_tensor, {"atom", "rest"}, "offset", "((AtomX,AtomY),(RestX,RestY))"));
   const Layout atom_tv = op == Operand::kA ? t.atom.a : op == Operand::kB ? t.atom.b : t.atom.c;
@@ -468,7 +470,7 @@ Derivation explain_operation(const std::string& op, const std::vector<Value>& ar
   if ((op == "logical_product" || op == "blocked_product" || op == "raked_product") && args.size() == 2 &&
       args[1].kind == Value::kLayout) {
     const Layout a = L(0), b = L(1);
-    const Layout c = complement(a, I(size(a) * cosize(b)), opt.engine());
+    const Layout c = complement(a, int_tuple(size(a) * cosize(b)), opt.engine());
     d.steps.push_back(step("", "complement(A, size(A)*cosize(B))", c, {}, "A*", "where copies of A can go"));
     d.steps.push_back(step("", "complement o B", composition(c, b), {}, "C", "the copies placed as B says"));
   }
@@ -488,7 +490,7 @@ Derivation explain_operation(const std::string& op, const std::vector<Value>& ar
 
 Derivation explain_fmha_gen_q(Elem e, int64_t head_dim, int64_t m_tile, const CalcOptions& opt) {
   const Layout atom_q_tv = text::to_layout(text::parse("((_2,_32),_16):((_16,_32),_1)"), "preset", 1);
-  const FmhaGenQ q = fmha_gen_q(e, S(head_dim), S(m_tile), atom_q_tv, opt.engine());
+  const FmhaGenQ q = fmha_gen_q(e, static_int(head_dim), static_int(m_tile), atom_q_tv, opt.engine());
   const std::string D = std::to_string(head_dim), M = std::to_string(m_tile);
   Derivation d;
   d.title = std::string("Q load of the FMHA generation kernel: ") + name(e) + ", D=" + D + ", M tile=" + M +
@@ -590,14 +592,15 @@ Derivation explain_from(const Flags& f) {
                            f.has("val") ? layout_flag(f, "val", "explain") : Layout{});
   } else if (subject == "partition") {
     const TiledCopy tc = copy_from_flags(f, "explain partition");
-    d = explain_partition(tc, layout_flag(f, "tensor", "explain"), D(f.integer("thread", 0, "explain")));
+    d = explain_partition(tc, layout_flag(f, "tensor", "explain"), dynamic_int(f.integer("thread", 0, "explain")));
   } else if (subject == "mma-partition") {
     if (!f.has("atom")) throw Error("explain", "missing --atom", "explain mma-partition: missing --atom NAME");
     const MmaTraits atom = parse_mma(f.get("atom"), "explain");
     const TiledMMA t = make_tiled_mma(atom, f.has("atom-layout") ? layout_flag(f, "atom-layout", "explain") : Layout{});
     const std::string o = f.get("operand", "A");
     const Operand op = o == "B" ? Operand::kB : o == "C" ? Operand::kC : Operand::kA;
-    d = explain_mma_partition(t, layout_flag(f, "tensor", "explain"), D(f.integer("thread", 0, "explain")), op);
+    d = explain_mma_partition(t, layout_flag(f, "tensor", "explain"), dynamic_int(f.integer("thread", 0, "explain")),
+                              op);
   } else {
     // An algebra operation: explain OP ARG...
     std::vector<Value> vals;

@@ -29,7 +29,8 @@ std::string check_offsets_at_increasing_indices(const Value& layout, const std::
   const int64_t n = size(inner).value;
   std::map<int64_t, int64_t> first_index;
   for (int64_t i = n - 1; i >= 0; --i)
-    first_index[layout.kind == Value::kComposed ? eval(layout.composed, I(D(i))) : eval(inner, I(D(i))).value] = i;
+    first_index[layout.kind == Value::kComposed ? eval(layout.composed, int_tuple(dynamic_int(i)))
+                                                : eval(inner, int_tuple(dynamic_int(i))).value] = i;
   int64_t prev = -1;
   for (const Value& e : want.elems) {
     auto it = first_index.find(e.integer.value);

@@ -73,7 +73,7 @@ struct Checker {
   }
   // logical_product(A, B) = (A, complement(A, size(A) cosize(B)) o B).
   Layout product(const Layout& a, const Layout& b) {
-    const Layout c = complement_checked(a, I(size(a) * cosize(b)), "complement(A, size(A)*cosize(B))");
+    const Layout c = complement_checked(a, int_tuple(size(a) * cosize(b)), "complement(A, size(A)*cosize(B))");
     return make_layout_concat(a, composition_checked(c, b, "complement o B"));
   }
   // A tiler applied mode by mode ('_' keeps a mode); an integer n is n:_1.
@@ -81,7 +81,7 @@ struct Checker {
     if (t.is_leaf()) {
       const TileLeaf& x = t.value();
       if (x.kind == TileLeaf::kUnderscore) return a;
-      const Layout b = x.kind == TileLeaf::kInt ? make_layout(I(x.integer())) : x.layout;
+      const Layout b = x.kind == TileLeaf::kInt ? make_layout(int_tuple(x.integer())) : x.layout;
       return is_divide ? divide(a, b) : product(a, b);
     }
     LayoutList r;
@@ -126,22 +126,26 @@ std::vector<LawCheck> law_checks(const std::string& op, const std::vector<Value>
       const Tile t = tile(1);
       const Layout a = layout(0);
       if (t.is_leaf()) {
-        k.composition_checked(
-            a, t.value().kind == TileLeaf::kInt ? Layout{I(t.value().integer()), I(S(1))} : t.value().layout,
-            "composition");
+        k.composition_checked(a,
+                              t.value().kind == TileLeaf::kInt
+                                  ? Layout{int_tuple(t.value().integer()), int_tuple(static_int(1))}
+                                  : t.value().layout,
+                              "composition");
       } else {
         for (int i = 0; i < t.rank(); ++i) {
           if (t.get(i).is_tuple()) throw Error("verify", "nested tile", "verify law: nested tiles are not supported");
           const TileLeaf x = t.get(i).value();
           if (x.kind == TileLeaf::kUnderscore) continue;
-          k.composition_checked(a.get(i), x.kind == TileLeaf::kInt ? Layout{I(x.integer()), I(S(1))} : x.layout,
-                                "composition (mode " + std::to_string(i) + ")");
+          k.composition_checked(
+              a.get(i), x.kind == TileLeaf::kInt ? Layout{int_tuple(x.integer()), int_tuple(static_int(1))} : x.layout,
+              "composition (mode " + std::to_string(i) + ")");
         }
       }
     }
   } else if (op == "complement") {
     const Layout l = layout(0);
-    k.complement_checked(l, args.size() > 1 ? text::to_int_tuple(args[1], op, 2) : I(cosize(filter(l))), "complement");
+    k.complement_checked(l, args.size() > 1 ? text::to_int_tuple(args[1], op, 2) : int_tuple(cosize(filter(l))),
+                         "complement");
   } else if (op == "left_inverse") {
     const Layout l = layout(0);
     const char* refusal = is_static(coalesce(l).stride) ? nullptr : "left_inverse needs static strides";

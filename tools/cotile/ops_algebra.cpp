@@ -59,14 +59,14 @@ Value V(const Layout& x) { return Value::of(x); }
 Value offsets_value(const std::vector<int64_t>& xs) {
   Value t;
   t.kind = Value::kTuple;
-  for (int64_t x : xs) t.elems.push_back(Value::of(D(x)));
+  for (int64_t x : xs) t.elems.push_back(Value::of(dynamic_int(x)));
   return t;
 }
 
 // Evaluate a (possibly swizzled) layout at linear index i.
 int64_t eval_any(const Value& l, const Int& i, const Args& a, size_t argno) {
-  if (l.kind == Value::kComposed) return eval(l.composed, I(i));
-  return eval(a.layout(argno), I(i)).value;
+  if (l.kind == Value::kComposed) return eval(l.composed, int_tuple(i));
+  return eval(a.layout(argno), int_tuple(i)).value;
 }
 
 void register_inttuple() {
@@ -142,7 +142,7 @@ void register_layout() {
   });
   add("eval", 2, 2, "eval(layout, index|coord)", "the layout applied to a linear index or a coordinate",
       [](const Args& a) {
-        if (a.kind(0) == Value::kComposed) return V(D(eval_any(a.v[0], a.integer(1), a, 0)));
+        if (a.kind(0) == Value::kComposed) return V(dynamic_int(eval_any(a.v[0], a.integer(1), a, 0)));
         return V(eval(a.layout(0), a.tuple(1)));
       });
   add("slice", 2, 2, "slice(coord, layout)", "the sub-layout of the modes where coord has '_'",
@@ -237,7 +237,7 @@ void register_swizzle() {
         const ComposedLayout c = composition(a.swizzle(0), a.layout(1));
         const IntTuple idx = a.tuple(2);
         std::vector<int64_t> r;
-        for (int k = 0; k < idx.num_leaves(); ++k) r.push_back(eval(c, I(idx.leaf_at(k))));
+        for (int k = 0; k < idx.num_leaves(); ++k) r.push_back(eval(c, int_tuple(idx.leaf_at(k))));
         return Value::record({"layout", "offsets"}, {Value::of(c), offsets_value(r)});
       });
   add("tile_to_shape", 2, 3, "tile_to_shape(atom, shape[, order])", "the atom repeated to cover the shape",

@@ -35,7 +35,7 @@ Value V(const Layout& l) { return Value::of(l); }
 
 // A partition's offset is reported as the distance of its first element from the tensor's
 // start: a run-time integer (a pointer difference), whatever the staticness of the layout.
-Value offset_value(const Int& off) { return Value::of(D(off.value)); }
+Value offset_value(const Int& off) { return Value::of(dynamic_int(off.value)); }
 
 Value tiled_copy_record(const TiledCopy& tc) {
   return Value::record({"tiler", "layout_tv", "layoutS_TV", "layoutD_TV"},
@@ -92,10 +92,10 @@ void register_atom_ops() {
   });
   add("make_tiled_mma", 2, "make_tiled_mma(atom, atom_layout)", "an MMA atom tiled over threads", [](const Args& a) {
     const TiledMMA t = make_tiled_mma(parse_mma(a.name(0), a.op), a.layout(1));
-    return Value::record({"tile_mnk", "thr_layout_vmnk", "layoutA_TV", "layoutB_TV", "layoutC_TV"},
-                         {Value::of(make_tuple(I(tile_size_mnk(t, 0)), I(tile_size_mnk(t, 1)), I(tile_size_mnk(t, 2)))),
-                          V(t.thr_layout_vmnk), V(get_layout_tv(t, Operand::kA)), V(get_layout_tv(t, Operand::kB)),
-                          V(get_layout_tv(t, Operand::kC))});
+    return Value::record(
+        {"tile_mnk", "thr_layout_vmnk", "layoutA_TV", "layoutB_TV", "layoutC_TV"},
+        {Value::of(make_tuple(tile_size_mnk(t, 0), tile_size_mnk(t, 1), tile_size_mnk(t, 2))), V(t.thr_layout_vmnk),
+         V(get_layout_tv(t, Operand::kA)), V(get_layout_tv(t, Operand::kB)), V(get_layout_tv(t, Operand::kC))});
   });
   const std::pair<const char*, Operand> operands[] = {{"A", Operand::kA}, {"B", Operand::kB}, {"C", Operand::kC}};
   for (const auto& [x, op] : operands) {

@@ -15,8 +15,8 @@ using Check = VerifyCheck;
 
 constexpr int64_t kMaxEnumerate = int64_t(1) << 26;
 
-int64_t at(const Layout& l, int64_t i) { return eval(l, I(D(i))).value; }
-std::string crd(const Layout& l, int64_t i) { return to_string(idx2crd(I(D(i)), l.shape)).c_str(); }
+int64_t at(const Layout& l, int64_t i) { return eval(l, int_tuple(dynamic_int(i))).value; }
+std::string crd(const Layout& l, int64_t i) { return to_string(idx2crd(int_tuple(dynamic_int(i)), l.shape)).c_str(); }
 
 void require_enumerable(const Layout& l, const std::string& what) {
   const int64_t n = size(l).value;
@@ -83,8 +83,8 @@ Check tv_exactly_once(const Layout& tv, const IntTuple& tile, const std::string&
     if (owner[size_t(z)] >= 0) {
       const int64_t o = owner[size_t(z)];
       c.holds = false;
-      c.counterexample = "element " + std::to_string(z) + " = " + to_string(idx2crd(I(D(z)), tile)) + " is owned by T" +
-                         std::to_string(o % threads) + "V" + std::to_string(o / threads) + " and T" +
+      c.counterexample = "element " + std::to_string(z) + " = " + to_string(idx2crd(int_tuple(dynamic_int(z)), tile)) +
+                         " is owned by T" + std::to_string(o % threads) + "V" + std::to_string(o / threads) + " and T" +
                          std::to_string(t) + "V" + std::to_string(v);
       c.message = "an element is owned twice";
       return c;
@@ -94,8 +94,8 @@ Check tv_exactly_once(const Layout& tv, const IntTuple& tile, const std::string&
   for (int64_t z = 0; z < n; ++z)
     if (owner[size_t(z)] < 0) {
       c.holds = false;
-      c.counterexample =
-          "element " + std::to_string(z) + " = " + to_string(idx2crd(I(D(z)), tile)) + " is owned by no thread";
+      c.counterexample = "element " + std::to_string(z) + " = " + to_string(idx2crd(int_tuple(dynamic_int(z)), tile)) +
+                         " is owned by no thread";
       c.message = "an element is not covered";
       return c;
     }
@@ -112,13 +112,14 @@ Check partitions_exactly_once(const TiledCopy& tc, const IntTuple& shape, bool s
           true, ""};
   std::vector<int64_t> owner(size_t(n), -1);
   for (int64_t t = 0; t < size(tc).value; ++t) {
-    const SlicedLayout p = partition(tc, coords, D(t), src);
+    const SlicedLayout p = partition(tc, coords, dynamic_int(t), src);
     for (int64_t i = 0; i < size(p.layout).value; ++i) {
       const int64_t q = p.offset.value + at(p.layout, i);
       if (owner[size_t(q)] >= 0) {
         c.holds = false;
-        c.counterexample = "coordinate " + to_string(idx2crd(I(D(q)), shape)) + " is in the partitions of threads " +
-                           std::to_string(owner[size_t(q)]) + " and " + std::to_string(t);
+        c.counterexample = "coordinate " + to_string(idx2crd(int_tuple(dynamic_int(q)), shape)) +
+                           " is in the partitions of threads " + std::to_string(owner[size_t(q)]) + " and " +
+                           std::to_string(t);
         c.message = "an element is copied twice";
         return c;
       }
@@ -128,7 +129,8 @@ Check partitions_exactly_once(const TiledCopy& tc, const IntTuple& shape, bool s
   for (int64_t q = 0; q < n; ++q)
     if (owner[size_t(q)] < 0) {
       c.holds = false;
-      c.counterexample = "coordinate " + to_string(idx2crd(I(D(q)), shape)) + " is in no thread's partition";
+      c.counterexample =
+          "coordinate " + to_string(idx2crd(int_tuple(dynamic_int(q)), shape)) + " is in no thread's partition";
       c.message = "an element is not copied";
       return c;
     }
@@ -146,7 +148,7 @@ Check src_dst_agree(const TiledCopy& tc, const IntTuple& shape) {
   const bool same_atom = tc.atom.val_src == tc.atom.val_dst;
   std::map<int64_t, int64_t> count;
   for (int64_t t = 0; t < size(tc).value; ++t) {
-    const SlicedLayout s = partition_S(tc, coords, D(t)), d = partition_D(tc, coords, D(t));
+    const SlicedLayout s = partition_S(tc, coords, dynamic_int(t)), d = partition_D(tc, coords, dynamic_int(t));
     for (int64_t i = 0; i < size(s.layout).value; ++i) {
       const int64_t qs = s.offset.value + at(s.layout, i);
       ++count[qs];
@@ -155,8 +157,8 @@ Check src_dst_agree(const TiledCopy& tc, const IntTuple& shape) {
         if (qs != qd) {
           c.holds = false;
           c.counterexample = "thread " + std::to_string(t) + " value " + std::to_string(i) + ": source " +
-                             to_string(idx2crd(I(D(qs)), shape)) + ", destination " +
-                             to_string(idx2crd(I(D(qd)), shape));
+                             to_string(idx2crd(int_tuple(dynamic_int(qs)), shape)) + ", destination " +
+                             to_string(idx2crd(int_tuple(dynamic_int(qd)), shape));
           c.message = "a (thread, value) reads one coordinate and writes another";
           return c;
         }
@@ -167,8 +169,8 @@ Check src_dst_agree(const TiledCopy& tc, const IntTuple& shape) {
   for (const auto& [q, k] : count)
     if (k != 0) {
       c.holds = false;
-      c.counterexample = "coordinate " + to_string(idx2crd(I(D(q)), shape)) + " is read " + (k > 0 ? "more" : "less") +
-                         " often than written";
+      c.counterexample = "coordinate " + to_string(idx2crd(int_tuple(dynamic_int(q)), shape)) + " is read " +
+                         (k > 0 ? "more" : "less") + " often than written";
       c.message = "source and destination cover different coordinates";
       return c;
     }

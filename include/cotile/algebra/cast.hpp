@@ -17,7 +17,7 @@ namespace cotile {
 // must be a multiple of N.
 COTILE_HD constexpr Layout upcast(const Layout& l, int64_t n, Options opt = {}) {
   if (n <= 0) fail("upcast", "N must be positive", nullptr, arg("N", n));
-  const Int N = S(n);
+  const Int N = static_int(n);
   Layout r = l;
   for (int k = 0; k < l.shape.num_leaves(); ++k) {
     const Int s = l.shape.leaf_at(k), d = l.stride.leaf_at(k);
@@ -45,7 +45,7 @@ COTILE_HD constexpr Layout downcast(const Layout& l, int64_t n) {
   if (!has1)
     fail("downcast", "requires a static _1 stride (adjacent elements)", "give the contiguous mode the static stride _1",
          arg("layout", l));
-  const Int N = S(n);
+  const Int N = static_int(n);
   Layout r = l;
   for (int k = 0; k < l.shape.num_leaves(); ++k) {
     const Int s = l.shape.leaf_at(k), d = l.stride.leaf_at(k);
@@ -71,7 +71,7 @@ COTILE_HD constexpr MaxCommon max_common(const Layout& a, const Layout& b, Optio
   const Layout ab = composition(a, inv_b, inner);
   const Layout c = coalesce(ab);
   const Int s0 = c.shape.get(0).value(), d0 = c.stride.get(0).value();
-  if (!(s0.is_static && is_constant(d0, 1))) return {Layout{}, S(1), true};
+  if (!(s0.is_static && is_constant(d0, 1))) return {Layout{}, static_int(1), true};
   const Layout r = composition(inv_b, c.get(0), inner);
   auto holds = [](const LawReport& rep) { return rep.holds && !rep.deferred; };
   const bool steps = holds(laws::right_inverse(b, coalesce(b), inv_b)) &&
@@ -111,8 +111,8 @@ COTILE_HD constexpr Int max_alignment(const Layout& l) {
   const Options cute{false, true, nullptr};  // the algorithms' own results inside: no law is claimed
   Layout f = coalesce(l);
   for (int k = 0; k < f.shape.num_leaves(); ++k) {
-    if (!f.shape.leaf_at(k).is_static) f.shape.leaf_at(k) = S(1);
-    if (!f.stride.leaf_at(k).is_static) f.stride.leaf_at(k) = S(0);
+    if (!f.shape.leaf_at(k).is_static) f.shape.leaf_at(k) = static_int(1);
+    if (!f.stride.leaf_at(k).is_static) f.stride.leaf_at(k) = static_int(0);
   }
   const Layout p = logical_divide(f, right_inverse(f, cute), cute);
   Int r = size(p.get(0));

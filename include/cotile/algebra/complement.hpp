@@ -66,7 +66,7 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
     if (stride.get(k).value().value == 0)
       fail("complement", "the layout has a run-time 0 stride: its coordinates along that mode share every offset",
            "use a static _0 stride for a broadcast mode (filter drops it), or a non-zero stride", arg("layout", l));
-  IntTuple result_shape = IntTuple::tuple(), result_stride = make_tuple(I(S(1)));
+  IntTuple result_shape = IntTuple::tuple(), result_stride = make_tuple(static_int(1));
   for (int i = 0; i < r - 1; ++i) {
     const int m = argmin(stride);
     const Int min_stride = stride.get(m).value();
@@ -83,8 +83,8 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
     }
     shape = remove(shape, m);
     stride = remove(stride, m);
-    result_shape.push_back(I(new_shape));
-    result_stride.push_back(I(new_stride));
+    result_shape.push_back(int_tuple(new_shape));
+    result_stride.push_back(int_tuple(new_stride));
   }
   const Int last_d = stride.get(0).value(), last_s = shape.get(0).value();
   const Int new_shape = last_d / result_stride.get(r - 1).value();
@@ -97,7 +97,7 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
     tr->gap[tr->n] = new_shape;
     tr->gap_stride[tr->n++] = result_stride.get(r - 1).value();
   }
-  result_shape.push_back(I(new_shape));
+  result_shape.push_back(int_tuple(new_shape));
   const Int new_stride = last_d * last_s;
   if (new_stride.value <= 0)
     // nvcc quotes only the first line of a failing constexpr call: the rule stays on it
@@ -105,7 +105,7 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
     fail("complement", "the last mode must reach a positive offset (negative or run-time zero strides have no complement)", nullptr, arg("layout", l));
   // clang-format on
   // rest_shape = coalesce(ceil_div(cotarget, new_stride)); strides continue compactly from new_stride.
-  const IntTuple rest = coalesce_shape(ceil_div(cotarget, I(new_stride)));
+  const IntTuple rest = coalesce_shape(ceil_div(cotarget, int_tuple(new_stride)));
   const IntTuple rest_stride = compact_col_major(rest, new_stride);
   if (tr) {
     tr->rest_shape = rest;
@@ -116,15 +116,15 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
 
 // complement(L) = complement(L, cosize(filter(L))).
 COTILE_HD constexpr Layout complement(const Layout& l, Options opt = {}, ComplementTrace* tr = nullptr) {
-  return complement(l, I(cosize(filter(l))), opt, tr);
+  return complement(l, int_tuple(cosize(filter(l))), opt, tr);
 }
 
 namespace detail {
 
 // Exclusive prefix products (_1, s0, s1*s0, ...) of a flat shape, as CuTe computes them.
 COTILE_HD constexpr IntTuple prefix_products(const IntTuple& s) {
-  IntTuple p = make_tuple(I(S(1)));
-  for (int i = 0; i < s.rank(); ++i) p.push_back(I(s.get(i).value() * p.get(i).value()));
+  IntTuple p = make_tuple(static_int(1));
+  for (int i = 0; i < s.rank(); ++i) p.push_back(int_tuple(s.get(i).value() * p.get(i).value()));
   return p;
 }
 
@@ -148,8 +148,8 @@ COTILE_HD constexpr Layout right_inverse(const Layout& l, Options opt = {}) {
       idx[n++] = i;
     }
   detail::exchange_sort(key, idx, n);
-  IntTuple rs = make_tuple(I(S(1))), rd = make_tuple(I(S(0)));
-  Int curr = S(1);
+  IntTuple rs = make_tuple(static_int(1)), rd = make_tuple(static_int(0));
+  Int curr = static_int(1);
   for (int k = 0; k < n; ++k) {
     const int i = idx[k];
     const Int di = d.get(i).value();
@@ -189,7 +189,7 @@ COTILE_HD constexpr Layout left_inverse(const Layout& l, Options opt = {}) {
     idx[i] = i;
   }
   detail::exchange_sort(key, idx, n);
-  IntTuple rs = IntTuple::tuple(), rd = make_tuple(I(S(0)));
+  IntTuple rs = IntTuple::tuple(), rd = make_tuple(static_int(0));
   for (int k = 0; k < n; ++k) {
     const int i = idx[k];
     const Int di = d.get(i).value();
@@ -216,7 +216,7 @@ COTILE_HD constexpr Layout left_inverse(const Layout& l, Options opt = {}) {
            "left_inverse inverts layouts whose sorted strides each divide the next; use right_inverse, or reorder or "
            "split the modes",
            arg("layout", l), arg("stride", di), arg("next smaller stride", sz));
-    rs.push_back(I(di / sz));
+    rs.push_back(int_tuple(di / sz));
     rd.push_back(pre.get(i));
   }
   rs.push_back(s.get(idx[n - 1]));

@@ -63,7 +63,7 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
   if (lhs.shape.is_leaf()) {
     note(CompositionStep::kIntegralLhs, 0, CompositionStep::kNone, lhs.shape.value(), lhs.stride.value(), rs, rd, {},
          {}, {});
-    return Layout{I(rs), I(rd * lhs.stride.value())};
+    return Layout{int_tuple(rs), int_tuple(rd * lhs.stride.value())};
   }
 
   const int r = lhs.rank();
@@ -74,7 +74,7 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
     const Int abs_rest = abs(rest_stride);
     if (curr_shape.value <= 0)
       fail("composition", "the lhs has a mode of size <= 0", "shapes must be positive", arg("lhs", orig_lhs),
-           arg("lhs mode", Layout{I(curr_shape), I(curr_stride)}));
+           arg("lhs mode", Layout{int_tuple(curr_shape), int_tuple(curr_stride)}));
     if (is_known(abs_rest) && abs_rest.value == 0)
       fail("composition", "the rhs stride is a run-time 0, which no lhs mode can divide",
            "use a static _0 stride for broadcast modes", arg("lhs", orig_lhs), arg("rhs", rhs));
@@ -84,7 +84,7 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
       // clang-format off
       fail("composition", "stride divisibility violated: the rhs stride must be a multiple of the lhs mode size or smaller than it",
            "make the rhs stride step over whole lhs modes, or reshape the lhs so a mode boundary falls on it",
-           arg("lhs", orig_lhs), arg("rhs", rhs), arg("lhs mode", Layout{I(curr_shape), I(curr_stride)}),
+           arg("lhs", orig_lhs), arg("rhs", rhs), arg("lhs mode", Layout{int_tuple(curr_shape), int_tuple(curr_stride)}),
            arg("rhs stride at this mode", rest_stride));
     // clang-format on
     const Int next_shape = ceil_div(curr_shape, abs_rest);
@@ -104,21 +104,22 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
     if (rest_shape.is_static && new_shape.is_static && rest_shape.value % new_shape.value != 0)
       fail("composition", "shape divisibility violated: the rhs shape must be divisible by the lhs mode it lands in",
            "choose an rhs shape that splits evenly across the lhs modes", arg("lhs", orig_lhs), arg("rhs", rhs),
-           arg("lhs mode", Layout{I(curr_shape), I(curr_stride)}), arg("remaining rhs shape", rest_shape));
+           arg("lhs mode", Layout{int_tuple(curr_shape), int_tuple(curr_stride)}),
+           arg("remaining rhs shape", rest_shape));
     note(CompositionStep::kTake, i, rule, curr_shape, curr_stride, rest_shape, rest_stride, next_shape, next_stride,
          new_shape);
-    result_shape.push_back(I(new_shape));
-    result_stride.push_back(I(rest_stride * curr_stride));
+    result_shape.push_back(int_tuple(new_shape));
+    result_stride.push_back(int_tuple(rest_stride * curr_stride));
     rest_shape = rest_shape / new_shape;
     rest_stride = next_stride;
   }
   const Int last_stride = lhs.stride.get(r - 1).value();
   note(CompositionStep::kRest, r - 1, CompositionStep::kNone, lhs.shape.get(r - 1).value(), last_stride, rest_shape,
        rest_stride, {}, {}, {});
-  if (result_shape.rank() == 0) return Layout{I(rest_shape), I(rest_stride * last_stride)};
+  if (result_shape.rank() == 0) return Layout{int_tuple(rest_shape), int_tuple(rest_stride * last_stride)};
   if (is_constant(rest_shape, 1)) return Layout{unwrap(result_shape), unwrap(result_stride)};
-  result_shape.push_back(I(rest_shape));
-  result_stride.push_back(I(rest_stride * last_stride));
+  result_shape.push_back(int_tuple(rest_shape));
+  result_stride.push_back(int_tuple(rest_stride * last_stride));
   return Layout{result_shape, result_stride};
 }
 
@@ -142,7 +143,7 @@ COTILE_HD constexpr Layout composition(const Layout& a, const Layout& b, Options
 
 // composition(A, n) for an integer n: the first n elements of A, i.e. A o (n:_1).
 COTILE_HD constexpr Layout composition(const Layout& a, const Int& n, Options opt = {}) {
-  return composition(a, Layout{I(n), I(S(1))}, opt);
+  return composition(a, Layout{int_tuple(n), int_tuple(static_int(1))}, opt);
 }
 
 // composition(A, T) for a tile: mode k of A composed with T_k ('_' keeps it); the modes of A

@@ -20,15 +20,15 @@ namespace cotile {
 COTILE_HD constexpr Int evenly_divides(const IntTuple& s, const Tile& t) {
   if (t.is_tuple()) {
     const int rank_s = s.is_leaf() ? 1 : s.rank();
-    if (t.rank() > rank_s) return S(0);
-    Int r = S(1);
+    if (t.rank() > rank_s) return static_int(0);
+    Int r = static_int(1);
     for (int i = 0; i < t.rank(); ++i) r = logical_and(r, evenly_divides(s.is_leaf() ? s : s.get(i), t.get(i)));
     return r;
   }
   const TileLeaf& x = t.value();
   switch (x.kind) {
-    case TileLeaf::kUnderscore: return S(1);
-    case TileLeaf::kInt: return equal(size(s), x.integer() * size(ceil_div(s, I(x.integer()))));
+    case TileLeaf::kUnderscore: return static_int(1);
+    case TileLeaf::kInt: return equal(size(s), x.integer() * size(ceil_div(s, int_tuple(x.integer()))));
     default: return equal(size(s), size(x.layout) * size(complement(x.layout, s)));
   }
 }
@@ -48,13 +48,13 @@ COTILE_HD constexpr Layout domain_distribute(const IntTuple& a, const Int& n) {
   const IntTuple flat = flatten(wrap(a));
   if (!is_static(flat) || !n.is_static)
     fail("domain_distribute", "the shape and the size must be static", "use static Int<N> extents and size",
-         arg("shape", a), arg("size", I(n)));
-  if (n.value < 1) fail("domain_distribute", "the size must be positive", nullptr, arg("size", I(n)));
+         arg("shape", a), arg("size", int_tuple(n)));
+  if (n.value < 1) fail("domain_distribute", "the size must be positive", nullptr, arg("size", int_tuple(n)));
   IntTuple shape = IntTuple::tuple();
   Int wanted = n;
   for (int i = 0; i < flat.rank(); ++i) {
     const Int g = gcd(flat.leaf_at(i), wanted);
-    shape.push_back(I(g));
+    shape.push_back(int_tuple(g));
     wanted = wanted / g;
   }
   return coalesce(Layout{shape, compact_col_major(flat)});
@@ -92,7 +92,7 @@ COTILE_HD constexpr Layout logical_divide(const Layout& a, const Tile& t, Option
   if (t.is_leaf()) {
     const TileLeaf& x = t.value();
     if (x.kind == TileLeaf::kUnderscore) return a;
-    if (x.kind == TileLeaf::kInt) return logical_divide(a, make_layout(I(x.integer())), opt);
+    if (x.kind == TileLeaf::kInt) return logical_divide(a, make_layout(int_tuple(x.integer())), opt);
     return logical_divide(a, x.layout, opt);
   }
   if (t.rank() > a.rank())

@@ -22,7 +22,7 @@ COTILE_HD constexpr IntTuple distinct_order(const IntTuple& d) {
       const Int y = d.leaf_at(j);
       rank += y.is_static && (y.value < x.value || (y.value == x.value && j < k)) ? 1 : 0;
     }
-    r.leaf_at(k) = S(rank);
+    r.leaf_at(k) = static_int(rank);
   }
   return r;
 }

@@ -9,13 +9,13 @@ namespace cotile {
 // Mode 0 is the block A; mode 1 places copies of it as B says, in the offsets A leaves free.
 // Law: this definition, with the laws of complement and composition (each checked).
 COTILE_HD constexpr Layout logical_product(const Layout& a, const Layout& b, Options opt = {}) {
-  return make_layout_concat(a, composition(complement(a, I(size(a) * cosize(b)), opt), b, opt));
+  return make_layout_concat(a, composition(complement(a, int_tuple(size(a) * cosize(b)), opt), b, opt));
 }
 COTILE_HD constexpr Layout logical_product(const Layout& a, const Tile& t, Options opt = {}) {
   if (t.is_leaf()) {
     const TileLeaf& x = t.value();
     if (x.kind == TileLeaf::kUnderscore) return a;
-    if (x.kind == TileLeaf::kInt) return logical_product(a, make_layout(I(x.integer())), opt);
+    if (x.kind == TileLeaf::kInt) return logical_product(a, make_layout(int_tuple(x.integer())), opt);
     return logical_product(a, x.layout, opt);
   }
   if (t.rank() > a.rank())

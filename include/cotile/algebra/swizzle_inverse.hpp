@@ -59,7 +59,8 @@ COTILE_HD constexpr Swizzle swizzle_of_masks(int64_t y, int64_t z, const char* o
 // Law: R(x) = L(Sw(x)) for every x < size(L) (checked point by point).
 // Requires: L's values on the masks known.
 COTILE_HD constexpr ComposedLayout composition(const Layout& l, const Swizzle& sw, Options opt = {}) {
-  const Int y = eval(l, I(S(swizzle_source_mask(sw)))), z = eval(l, I(S(swizzle_target_mask(sw))));
+  const Int y = eval(l, int_tuple(static_int(swizzle_source_mask(sw)))),
+            z = eval(l, int_tuple(static_int(swizzle_target_mask(sw))));
   if (!is_known(y) || !is_known(z) || (opt.strict && !(y.is_static && z.is_static)))
     fail("composition", "composition(L, Sw) needs L's values on the swizzle's bits (static: CuTe makes a swizzle type)",
          "make the layout's strides static", arg("layout", l));
@@ -67,7 +68,7 @@ COTILE_HD constexpr ComposedLayout composition(const Layout& l, const Swizzle& s
                                           "composition(L, Sw) moves the swizzle to L's images of its masks; give L "
                                           "power-of-two strides on the swizzle's bits, or keep the swizzle outside "
                                           "the layout (Sw o L)"),
-                         S(0), l};
+                         static_int(0), l};
   return lawful(
       opt, [&] { return laws::layout_after_swizzle(l, sw, r); }, r);
 }

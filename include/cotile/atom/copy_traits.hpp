@@ -22,20 +22,22 @@ struct CopyTraits {
 namespace detail {
 // (_1,_N):(_0,_1): one thread moving N contiguous bits.
 COTILE_HD constexpr Layout one_thread_bits(int64_t n) {
-  return Layout{make_tuple(I(S(1)), I(S(n))), make_tuple(I(S(0)), I(S(1)))};
+  return Layout{make_tuple(static_int(1), static_int(n)), make_tuple(static_int(0), static_int(1))};
 }
 // ldmatrix destination: thread t holds 32 bits of each 8x8 b16 matrix; matrices 1024 bits apart.
 COTILE_HD constexpr Layout ldsm_dst(int64_t matrices) {
-  if (matrices == 1) return Layout{make_tuple(I(S(32)), I(S(32))), make_tuple(I(S(32)), I(S(1)))};
-  return Layout{make_tuple(I(S(32)), make_tuple(I(S(32)), I(S(matrices)))),
-                make_tuple(I(S(32)), make_tuple(I(S(1)), I(S(1024))))};
+  if (matrices == 1)
+    return Layout{make_tuple(static_int(32), static_int(32)), make_tuple(static_int(32), static_int(1))};
+  return Layout{make_tuple(static_int(32), make_tuple(static_int(32), static_int(matrices))),
+                make_tuple(static_int(32), make_tuple(static_int(1), static_int(1024)))};
 }
 // ldmatrix source: 8*matrices threads each give one 128-bit row address; the rest repeat them.
 COTILE_HD constexpr Layout ldsm_src(int64_t matrices) {
-  if (matrices == 4) return Layout{make_tuple(I(S(32)), I(S(128))), make_tuple(I(S(128)), I(S(1)))};
+  if (matrices == 4)
+    return Layout{make_tuple(static_int(32), static_int(128)), make_tuple(static_int(128), static_int(1))};
   const int64_t rows = 8 * matrices;
-  return Layout{make_tuple(make_tuple(I(S(rows)), I(S(32 / rows))), I(S(128))),
-                make_tuple(make_tuple(I(S(128)), I(S(0))), I(S(1)))};
+  return Layout{make_tuple(make_tuple(static_int(rows), static_int(32 / rows)), static_int(128)),
+                make_tuple(make_tuple(static_int(128), static_int(0)), static_int(1))};
 }
 }  // namespace detail
 
@@ -66,7 +68,7 @@ COTILE_HD constexpr CopyTraits copy_traits(CopyOp op) {
               m == 1   ? "ldmatrix.x1"
               : m == 2 ? "ldmatrix.x2"
                        : "ldmatrix.x4",
-              Layout{I(S(32)), I(S(1))},
+              Layout{int_tuple(static_int(32)), int_tuple(static_int(1))},
               detail::ldsm_src(m),
               dst,
               dst};

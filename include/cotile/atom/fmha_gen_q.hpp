@@ -29,14 +29,14 @@ COTILE_HD constexpr FmhaGenQ fmha_gen_q(Elem e, const Int& d, const Int& m, cons
   FmhaGenQ q{};
   const MmaTraits atom = mma_traits(MmaFamily::kSm100_Umma_SS, e, e, int(m.value), 64);
   q.mma = make_tiled_mma(atom);
-  q.gQ = Layout{make_tuple(I(m), I(d)), make_tuple(I(D(d.value)), I(S(1)))};
-  q.tSgQ = partition(q.mma, q.gQ, D(0), Operand::kA).layout;
+  q.gQ = Layout{make_tuple(m, d), make_tuple(dynamic_int(d.value), static_int(1))};
+  q.tSgQ = partition(q.mma, q.gQ, dynamic_int(0), Operand::kA).layout;
   // replace<0>(stride(tSgQ), replace<0>(stride<0>(tSgQ), _D))
   const IntTuple st = q.tSgQ.stride;
-  const IntTuple data_stride = replace(st, 0, replace(st.get(0), 0, I(d)));
+  const IntTuple data_stride = replace(st, 0, replace(st.get(0), 0, int_tuple(d)));
   const Layout data = make_layout(q.tSgQ.shape, data_stride);
   q.copy = make_cotiled_copy(make_copy_atom(CopyOp::kCpAsync16B, e), atom_q_tv, data, opt, &q.trace);
-  q.partition_S_thr0 = partition_S(q.copy, q.tSgQ, D(0));
+  q.partition_S_thr0 = partition_S(q.copy, q.tSgQ, dynamic_int(0));
   return q;
 }
 

@@ -26,13 +26,15 @@ struct MmaTraits {
 };
 
 namespace detail {
-COTILE_HD constexpr IntTuple T2(int64_t a, int64_t b) { return make_tuple(I(S(a)), I(S(b))); }
-COTILE_HD constexpr IntTuple T3(int64_t a, int64_t b, int64_t c) { return make_tuple(I(S(a)), I(S(b)), I(S(c))); }
+COTILE_HD constexpr IntTuple T2(int64_t a, int64_t b) { return make_tuple(static_int(a), static_int(b)); }
+COTILE_HD constexpr IntTuple T3(int64_t a, int64_t b, int64_t c) {
+  return make_tuple(static_int(a), static_int(b), static_int(c));
+}
 // ((_4,_8),(_2,_2)):((_32,_1),(_16,_8)): the m16n8 accumulator of mma.sync.
 COTILE_HD constexpr Layout sm80_c() { return Layout{make_tuple(T2(4, 8), T2(2, 2)), make_tuple(T2(32, 1), T2(16, 8))}; }
 // (_T,(X,K)):(_0,(_1,X)) for tensor-core instructions whose operand comes from shared memory.
 COTILE_HD constexpr Layout smem_operand(int64_t threads, int64_t x, int64_t k) {
-  return Layout{make_tuple(I(S(threads)), T2(x, k)), make_tuple(I(S(0)), T2(1, x))};
+  return Layout{make_tuple(static_int(threads), T2(x, k)), make_tuple(static_int(0), T2(1, x))};
 }
 }  // namespace detail
 
@@ -43,9 +45,9 @@ COTILE_HD constexpr MmaTraits mma_traits(MmaFamily f, Elem a, Elem b, int m, int
   MmaTraits t{f, a, b, m, n, 0, a_k_major, b_k_major, IntTuple{}, Layout{}, Layout{}, Layout{}, Layout{}};
   const bool fp8 = bits(a) == 8;
   if (f == MmaFamily::kUniversalFma) {  // (_1,_1):(_0,_0) for A, B and C; one thread (_1:_0)
-    const Layout one{T2(1, 1), make_tuple(I(S(0)), I(S(0)))};
+    const Layout one{T2(1, 1), make_tuple(static_int(0), static_int(0))};
     t.m = t.n = t.k = 1;
-    t.thr_id = Layout{I(S(1)), I(S(0))};
+    t.thr_id = Layout{int_tuple(static_int(1)), int_tuple(static_int(0))};
     t.a = t.b = t.c = one;
     t.shape_mnk = T3(1, 1, 1);
     return t;
@@ -61,7 +63,7 @@ COTILE_HD constexpr MmaTraits mma_traits(MmaFamily f, Elem a, Elem b, int m, int
       t.m = 16;
       t.n = 8;
       t.k = fp8 ? 32 : 16;
-      t.thr_id = Layout{I(S(32)), I(S(1))};
+      t.thr_id = Layout{int_tuple(static_int(32)), int_tuple(static_int(1))};
       t.a = fp8 ? Layout{make_tuple(T2(4, 8), T3(4, 2, 2)), make_tuple(T2(64, 1), T3(16, 8, 256))}
                 : Layout{make_tuple(T2(4, 8), T3(2, 2, 2)), make_tuple(T2(32, 1), T3(16, 8, 128))};
       t.b = fp8 ? Layout{make_tuple(T2(4, 8), T2(4, 2)), make_tuple(T2(32, 1), T2(8, 128))}
@@ -74,7 +76,7 @@ COTILE_HD constexpr MmaTraits mma_traits(MmaFamily f, Elem a, Elem b, int m, int
       if (fp8 && (!a_k_major || !b_k_major))
         fail("MMA_Atom", "8-bit wgmma needs K-major A and B (TN)", nullptr, arg("A", name(a)));
       t.k = fp8 ? 32 : 16;
-      t.thr_id = Layout{I(S(128)), I(S(1))};
+      t.thr_id = Layout{int_tuple(static_int(128)), int_tuple(static_int(1))};
       t.a = smem_operand(128, m, t.k);
       t.b = smem_operand(128, n, t.k);
       t.c = Layout{make_tuple(T3(4, 8, 4), T3(2, 2, n / 8)), make_tuple(T3(128, 1, 16), T3(64, 8, 512))};
@@ -87,7 +89,7 @@ COTILE_HD constexpr MmaTraits mma_traits(MmaFamily f, Elem a, Elem b, int m, int
       t.thr_id = Layout{};
       t.a = smem_operand(1, m, t.k);
       t.b = smem_operand(1, n, t.k);
-      t.c = Layout{make_tuple(I(S(1)), T2(m, n)), make_tuple(I(S(0)), T2(1, m))};
+      t.c = Layout{make_tuple(static_int(1), T2(m, n)), make_tuple(static_int(0), T2(1, m))};
       break;
     case MmaFamily::kUniversalFma: break;  // returned above
   }

@@ -61,7 +61,7 @@ COTILE_HD constexpr TiledCopy make_tiled_copy_tv(const CopyAtom& atom, const Lay
 //   tiler     = product_each(shape(layout_mn))
 COTILE_HD constexpr TiledCopy make_tiled_copy(const CopyAtom& atom, const Layout& thr, const Layout& val) {
   const Layout layout_mn = raked_product(thr, val);
-  const Layout layout_tv = composition(right_inverse(layout_mn), make_layout(make_tuple(I(size(thr)), I(size(val)))));
+  const Layout layout_tv = composition(right_inverse(layout_mn), make_layout(make_tuple(size(thr), size(val))));
   return make_tiled_copy_tv(atom, layout_tv, tile_of_shape(product_each(layout_mn.shape)));
 }
 
@@ -112,8 +112,8 @@ COTILE_HD constexpr TiledCopy make_cotiled_copy(const CopyAtom& atom, const Layo
     trace->modes = flat.rank();
   }
   for (int i = 0; i < flat.rank(); ++i) {
-    IntTuple e = repeat_like(flat, S(0));
-    e = replace(e, i, I(S(1)));
+    IntTuple e = repeat_like(flat, static_int(0));
+    e = replace(e, i, int_tuple(static_int(1)));
     const Layout proj = composition(make_layout(flat, e), tv_data);
     if (trace && i < 8) trace->projection[i] = proj;
     tiler.push_back(tile_layout(filter(proj)));
@@ -137,12 +137,13 @@ COTILE_HD constexpr TiledCopy make_cotiled_copy(const CopyAtom& atom, const Layo
 COTILE_HD constexpr Layout tile2thrfrg(const TiledCopy& tc, const Layout& tensor, const Layout& ref2trg,
                                        ThrFrgTrace* trace = nullptr) {
   const Int atom_thr = size(tc.atom.val_ref.get(0)), atom_val = size(tc.atom.val_ref.get(1));
-  const Layout atom_layout_tv = zipped_divide(tc.layout_tv, coord(C(atom_thr), C(atom_val)));
-  const Layout trg_layout_tv = composition(atom_layout_tv, coord(tile_layout(ref2trg), U()));
+  const Layout atom_layout_tv = zipped_divide(tc.layout_tv, coord(atom_thr, atom_val));
+  const Layout trg_layout_tv = composition(atom_layout_tv, coord(tile_layout(ref2trg), tile_underscore()));
   const Layout zipped = zip(trg_layout_tv);
-  const Layout thrval2mn = coalesce(zipped, make_tuple(I(S(1)), make_tuple(I(S(1)), I(S(1)))));
-  const Layout tv_tensor = composition(tensor, coord(tile_layout(thrval2mn), U()));
-  const Layout result = slice_and_offset(coord(coord(U(), U()), U()), tv_tensor).layout;
+  const Layout thrval2mn = coalesce(zipped, make_tuple(static_int(1), make_tuple(static_int(1), static_int(1))));
+  const Layout tv_tensor = composition(tensor, coord(tile_layout(thrval2mn), tile_underscore()));
+  const Layout result =
+      slice_and_offset(coord(coord(tile_underscore(), tile_underscore()), tile_underscore()), tv_tensor).layout;
   if (trace) *trace = ThrFrgTrace{ref2trg, atom_layout_tv, trg_layout_tv, zipped, thrval2mn, tv_tensor, result};
   return result;
 }
@@ -168,7 +169,7 @@ COTILE_HD constexpr Layout tidfrg(const TiledCopy& tc, const Layout& tensor, boo
 COTILE_HD constexpr IntTuple tiler_shape(const Tile& t) {
   if (t.is_leaf()) {
     const TileLeaf& x = t.value();
-    if (x.kind == TileLeaf::kInt) return I(x.integer());
+    if (x.kind == TileLeaf::kInt) return int_tuple(x.integer());
     if (x.kind == TileLeaf::kLayout) return x.layout.shape;
     fail("TiledCopy", "a tiler mode cannot be '_'", nullptr, arg("tiler", t));
   }
@@ -180,9 +181,9 @@ COTILE_HD constexpr IntTuple tiler_shape(const Tile& t) {
 // get_layoutS_TV / get_layoutD_TV: (thread, value) -> coordinate in the tile, for the source /
 // destination side: tile2thrfrg(make_layout((shape(tiler), _1)), ref2src)(_, _, 0).
 COTILE_HD constexpr Layout get_layout_tv(const TiledCopy& tc, bool src) {
-  const Layout ref = make_layout(make_tuple(tiler_shape(tc.tiler), I(S(1))));
+  const Layout ref = make_layout(make_tuple(tiler_shape(tc.tiler), static_int(1)));
   const Layout t = tile2thrfrg(tc, ref, src ? ref2src(tc) : ref2dst(tc));
-  return slice_and_offset(coord(U(), U(), C(S(0))), t).layout;
+  return slice_and_offset(coord(tile_underscore(), tile_underscore(), static_int(0)), t).layout;
 }
 COTILE_HD constexpr Layout get_layoutS_TV(const TiledCopy& tc) { return get_layout_tv(tc, true); }
 COTILE_HD constexpr Layout get_layoutD_TV(const TiledCopy& tc) { return get_layout_tv(tc, false); }
@@ -191,7 +192,7 @@ COTILE_HD constexpr Layout get_layoutD_TV(const TiledCopy& tc) { return get_layo
 // offset of the thread's first element.
 COTILE_HD constexpr SlicedLayout partition(const TiledCopy& tc, const Layout& tensor, const Int& thr, bool src) {
   const Layout t = tidfrg(tc, tensor, src);
-  return slice_and_offset(coord(C(thr), U(), repeat_underscore(tensor.rank())), t);
+  return slice_and_offset(coord(thr, tile_underscore(), repeat_underscore(tensor.rank())), t);
 }
 COTILE_HD constexpr SlicedLayout partition_S(const TiledCopy& tc, const Layout& tensor, const Int& thr) {
   return partition(tc, tensor, thr, true);
@@ -214,15 +215,15 @@ COTILE_HD constexpr Layout retile(const TiledCopy& tc, const Layout& tensor) {
     fail("retile", "the fragment's first mode and the copy's threads must be static", nullptr, arg("tensor", tensor));
   const Layout frg_mn =
       upcast(composition(right_inverse(tc.layout_tv), make_layout(tiler_shape(tc.tiler))), (threads * v).value);
-  const Layout frg_v = zipped_divide(logical_product(make_layout(I(v)), right_inverse(frg_mn)),
-                                     tile_layout(make_layout(I(size(tc.atom.val_ref.get(1))))));
-  const Tile tiler = tile_of_shape(prepend(product_each(frg_mn.shape), I(v)));
+  const Layout frg_v = zipped_divide(logical_product(make_layout(int_tuple(v)), right_inverse(frg_mn)),
+                                     tile_layout(make_layout(int_tuple(size(tc.atom.val_ref.get(1))))));
+  const Tile tiler = tile_of_shape(prepend(product_each(frg_mn.shape), int_tuple(v)));
   const Layout t = zipped_divide(tensor, tiler);
-  const Layout vt = composition(t, coord(tile_layout(frg_v), U()));
+  const Layout vt = composition(t, coord(tile_layout(frg_v), tile_underscore()));
   Tile rest = Tile::tuple();
-  rest.push_back(C(S(0)));
-  for (int i = 1; i < r; ++i) rest.push_back(U());
-  return slice_and_offset(coord(U(), r == 1 ? C(S(0)) : rest), vt).layout;
+  rest.push_back(tile_int(static_int(0)));
+  for (int i = 1; i < r; ++i) rest.push_back(tile_underscore());
+  return slice_and_offset(coord(tile_underscore(), r == 1 ? tile_int(static_int(0)) : rest), vt).layout;
 }
 
 // The number of threads of a tiled copy.

@@ -27,7 +27,7 @@ COTILE_HD constexpr TiledMMA make_tiled_mma(const MmaTraits& atom, const Layout&
   Tile p = perm.is_leaf() ? coord(perm) : perm;
   if (p.rank() > 3)
     fail("make_tiled_mma", "the permutation has more than three modes", nullptr, arg("permutation", perm));
-  while (p.rank() < 3) p.push_back(U());
+  while (p.rank() < 3) p.push_back(tile_underscore());
   return TiledMMA{atom, tiled_product(atom.thr_id, tile_layout(mnk)), p};
 }
 
@@ -36,7 +36,7 @@ COTILE_HD constexpr TiledMMA make_tiled_mma(const MmaTraits& atom, const Layout&
 COTILE_HD constexpr Tile permutation_mnk(const TiledMMA& t, int i) {
   const Tile p = t.permutation.get(i);
   if (p.is_leaf() && p.value().kind == TileLeaf::kUnderscore)
-    return C(t.atom.shape_mnk.get(i).value() * size(t.thr_layout_vmnk.get(i + 1)));
+    return tile_int(t.atom.shape_mnk.get(i).value() * size(t.thr_layout_vmnk.get(i + 1)));
   return p;
 }
 
@@ -45,7 +45,7 @@ COTILE_HD constexpr Int tile_size_mnk(const TiledMMA& t, int i) {
   const Tile p = permutation_mnk(t, i);
   if (p.is_leaf() && p.value().kind == TileLeaf::kInt) return p.value().integer();
   if (p.is_leaf()) return size(p.value().layout);
-  Int s = S(1);
+  Int s = static_int(1);
   for (int k = 0; k < p.rank(); ++k) {
     const Tile q = p.get(k);
     s = s * (q.value().kind == TileLeaf::kInt ? q.value().integer() : size(q.value().layout));
@@ -74,11 +74,13 @@ COTILE_HD constexpr Layout thrfrg(const TiledMMA& t, const Layout& tensor, Opera
   const auto [x, y] = operand_modes(op);
   const Layout atom_tv = op == Operand::kA ? t.atom.a : op == Operand::kB ? t.atom.b : t.atom.c;
   const Layout t_tensor = logical_divide(tensor, coord(permutation_mnk(t, x), permutation_mnk(t, y)));
-  const Layout a_tensor = zipped_divide(t_tensor, coord(tile_layout(make_layout(I(t.atom.shape_mnk.get(x).value()))),
-                                                        tile_layout(make_layout(I(t.atom.shape_mnk.get(y).value())))));
-  const Layout tv_tensor = composition(a_tensor, coord(tile_layout(atom_tv), U()));
-  const Tile thr_tile = coord(U(), coord(tile_layout(make_layout(I(size(t.thr_layout_vmnk.get(x + 1))))),
-                                         tile_layout(make_layout(I(size(t.thr_layout_vmnk.get(y + 1)))))));
+  const Layout a_tensor =
+      zipped_divide(t_tensor, coord(tile_layout(make_layout(int_tuple(t.atom.shape_mnk.get(x).value()))),
+                                    tile_layout(make_layout(int_tuple(t.atom.shape_mnk.get(y).value())))));
+  const Layout tv_tensor = composition(a_tensor, coord(tile_layout(atom_tv), tile_underscore()));
+  const Tile thr_tile =
+      coord(tile_underscore(), coord(tile_layout(make_layout(int_tuple(size(t.thr_layout_vmnk.get(x + 1))))),
+                                     tile_layout(make_layout(int_tuple(size(t.thr_layout_vmnk.get(y + 1)))))));
   return zipped_divide(tv_tensor, thr_tile);
 }
 
@@ -88,7 +90,7 @@ COTILE_HD constexpr IntTuple thr_vmnk(const TiledMMA& t, const Int& thr) {
   IntTuple r = IntTuple::tuple();
   for (int i = 0; i < t.thr_layout_vmnk.rank(); ++i) {
     const Layout m = t.thr_layout_vmnk.get(i);
-    r.push_back(I(idx_in_mode(thr, m.shape, m.stride)));
+    r.push_back(int_tuple(idx_in_mode(thr, m.shape, m.stride)));
   }
   return r;
 }
@@ -96,11 +98,11 @@ COTILE_HD constexpr IntTuple thr_vmnk(const TiledMMA& t, const Int& thr) {
 // The colexicographic index within one mode of the hierarchical coordinate idx2crd(idx, s, d):
 // leaf coordinates (idx / d) % s (static _0 for a static _1 shape), combined by Horner's rule.
 COTILE_HD constexpr Int idx_in_mode(const Int& idx, const IntTuple& s, const IntTuple& d) {
-  if (s.is_leaf()) return is_constant(s.value(), 1) ? S(0) : (idx / d.value()) % s.value();
+  if (s.is_leaf()) return is_constant(s.value(), 1) ? static_int(0) : (idx / d.value()) % s.value();
   const int n = s.num_leaves();
-  Int acc = S(0);
+  Int acc = static_int(0);
   for (int k = n - 1; k >= 0; --k) {
-    const Int c = is_constant(s.leaf_at(k), 1) ? S(0) : (idx / d.leaf_at(k)) % s.leaf_at(k);
+    const Int c = is_constant(s.leaf_at(k), 1) ? static_int(0) : (idx / d.leaf_at(k)) % s.leaf_at(k);
     acc = k == n - 1 ? c : c + s.leaf_at(k) * acc;
   }
   return acc;
@@ -111,24 +113,25 @@ COTILE_HD constexpr SlicedLayout partition(const TiledMMA& t, const Layout& tens
   const Layout f = thrfrg(t, tensor, op);
   const IntTuple v = thr_vmnk(t, thr);
   const auto [x, y] = operand_modes(op);  // thread modes x+1, y+1 of (v,m,n,k)
-  const Tile thr_coord = coord(C(v.get(0).value()), coord(C(v.get(x + 1).value()), C(v.get(y + 1).value())));
+  const Tile thr_coord = coord(v.get(0).value(), coord(v.get(x + 1).value(), v.get(y + 1).value()));
   const int rest_rank = f.get(1).get(1).rank();
-  return slice_and_offset(coord(thr_coord, coord(U(), repeat_underscore(rest_rank))), f);
+  return slice_and_offset(coord(thr_coord, coord(tile_underscore(), repeat_underscore(rest_rank))), f);
 }
 
 // get_layoutX_TV: (thread index, value) -> coordinate in the (tile_x, tile_y) tile.
 COTILE_HD constexpr Layout get_layout_tv(const TiledMMA& t, Operand op) {
   const auto [x, y] = operand_modes(op);
-  const Layout ref = make_layout(make_tuple(I(tile_size_mnk(t, x)), I(tile_size_mnk(t, y))));
+  const Layout ref = make_layout(make_tuple(tile_size_mnk(t, x), tile_size_mnk(t, y)));
   const Layout f = thrfrg(t, ref, op);
   const Layout thridx_2_thrid = right_inverse(t.thr_layout_vmnk);
-  if (op == Operand::kC) return composition(f, coord(tile_layout(thridx_2_thrid), U()));
+  if (op == Operand::kC) return composition(f, coord(tile_layout(thridx_2_thrid), tile_underscore()));
   // (ThrV,(ThrX,ThrY)) -> (ThrV,(ThrM,ThrN,ThrK)): insert the operand's missing thread mode.
   const Int sm = size(t.thr_layout_vmnk.get(1)), sn = size(t.thr_layout_vmnk.get(2));
-  const Layout lift = op == Operand::kA ? Layout{make_tuple(I(sm), I(sn)), make_tuple(I(S(1)), I(S(0)))}
-                                        : Layout{make_tuple(I(sm), I(sn)), make_tuple(I(S(0)), I(S(1)))};
-  const Layout lifted = composition(f, coord(coord(U(), coord(tile_layout(lift), U())), U()));
-  return composition(lifted, coord(tile_layout(thridx_2_thrid), U()));
+  const Layout lift = op == Operand::kA ? Layout{make_tuple(sm, sn), make_tuple(static_int(1), static_int(0))}
+                                        : Layout{make_tuple(sm, sn), make_tuple(static_int(0), static_int(1))};
+  const Layout lifted =
+      composition(f, coord(coord(tile_underscore(), coord(tile_layout(lift), tile_underscore())), tile_underscore()));
+  return composition(lifted, coord(tile_layout(thridx_2_thrid), tile_underscore()));
 }
 
 }  // namespace cotile

@@ -329,7 +329,7 @@ template <class Gen>
 struct TileMNK {  // (tile_size_mnk<0>, <1>, <2>)
   constexpr IntTuple operator()() const {
     const ::cotile::TiledMMA t = Gen::value();
-    return ::cotile::make_tuple(I(tile_size_mnk(t, 0)), I(tile_size_mnk(t, 1)), I(tile_size_mnk(t, 2)));
+    return ::cotile::make_tuple(tile_size_mnk(t, 0), tile_size_mnk(t, 1), tile_size_mnk(t, 2));
   }
 };
 template <class Gen>

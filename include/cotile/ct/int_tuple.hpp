@@ -67,7 +67,7 @@ struct ExtremeLeaf {
 struct GcdOfLeaves {
   template <class... Ts>
   constexpr EInt operator()(const Ts&... ts) const {
-    EInt r = S(0);
+    EInt r = static_int(0);
     (
         [&] {
           for (int k = 0; k < ts.num_leaves(); ++k) r = ::cotile::gcd(r, ts.leaf_at(k));
@@ -80,8 +80,8 @@ struct GcdOfLeaves {
 // engine's booleans (static where both leaves are).
 struct TupleEqual {
   constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const {
-    if (!a.same_profile(b)) return S(0);
-    EInt r = S(1);
+    if (!a.same_profile(b)) return static_int(0);
+    EInt r = static_int(1);
     for (int k = 0; k < a.num_leaves(); ++k) r = logical_and(r, equal(a.leaf_at(k), b.leaf_at(k)));
     return r;
   }
@@ -97,7 +97,7 @@ template <class Less, bool Swap, bool Negate>
 struct OrderFrom {
   constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const {
     const EInt r = Swap ? Less{}(b, a) : Less{}(a, b);
-    return Negate ? equal(r, S(0)) : r;
+    return Negate ? equal(r, static_int(0)) : r;
   }
 };
 struct ProductLike {
@@ -141,7 +141,9 @@ struct DomainDistribute {
   }
 };
 struct TupleNotEqual {
-  constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return equal(TupleEqual{}(a, b), S(0)); }
+  constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const {
+    return equal(TupleEqual{}(a, b), static_int(0));
+  }
 };
 // Layouts are equal when their shapes and their strides are (as integer tuples: the same
 // profile and equal leaves; static where every leaf compared is).
@@ -152,7 +154,7 @@ struct LayoutEqual {
 };
 struct LayoutNotEqual {
   constexpr EInt operator()(const ::cotile::Layout& a, const ::cotile::Layout& b) const {
-    return equal(LayoutEqual{}(a, b), S(0));
+    return equal(LayoutEqual{}(a, b), static_int(0));
   }
 };
 }  // namespace op

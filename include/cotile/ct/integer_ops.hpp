@@ -37,16 +37,16 @@ struct Greater {
   constexpr EInt operator()(const EInt& a, const EInt& b) const { return less(b, a); }
 };
 struct LessEqual {
-  constexpr EInt operator()(const EInt& a, const EInt& b) const { return equal(less(b, a), S(0)); }
+  constexpr EInt operator()(const EInt& a, const EInt& b) const { return equal(less(b, a), static_int(0)); }
 };
 struct GreaterEqual {
-  constexpr EInt operator()(const EInt& a, const EInt& b) const { return equal(less(a, b), S(0)); }
+  constexpr EInt operator()(const EInt& a, const EInt& b) const { return equal(less(a, b), static_int(0)); }
 };
 struct Equal {
   constexpr EInt operator()(const EInt& a, const EInt& b) const { return equal(a, b); }
 };
 struct NotEqual {
-  constexpr EInt operator()(const EInt& a, const EInt& b) const { return equal(equal(a, b), S(0)); }
+  constexpr EInt operator()(const EInt& a, const EInt& b) const { return equal(equal(a, b), static_int(0)); }
 };
 }  // namespace op
 

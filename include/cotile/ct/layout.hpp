@@ -68,7 +68,7 @@ struct Get {
 };
 template <int... Is>
 struct Select {
-  constexpr EL operator()(const EL& l) const { return select(l, ::cotile::make_tuple(I(S(Is))...)); }
+  constexpr EL operator()(const EL& l) const { return select(l, ::cotile::make_tuple(int_tuple(static_int(Is))...)); }
 };
 template <int B, int E>
 struct Take {
@@ -181,7 +181,7 @@ struct Crd2Idx {
   constexpr EInt operator()(const IntTuple& c, const IntTuple& s, const IntTuple& d) const { return crd2idx(c, s, d); }
 };
 struct HierCoord {
-  constexpr IntTuple operator()(const EL& l, const EInt& i) const { return idx2crd(I(i), l.shape, l.stride); }
+  constexpr IntTuple operator()(const EL& l, const EInt& i) const { return idx2crd(int_tuple(i), l.shape, l.stride); }
 };
 struct ElemLess {
   constexpr EInt operator()(const IntTuple& a, const IntTuple& b) const { return elem_less(a, b); }

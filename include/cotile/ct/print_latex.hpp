@@ -103,9 +103,11 @@ template <class L, class Color = TikzColor_BWx8>
 void print_latex(const L& layout, Color color = {}) {
   static_assert(is_layout_v<L>, "print_latex(L): L must be a layout (or a TiledMMA / TiledCopy)");
   const ::cotile::Layout e = engine(layout);
-  const ::cotile::Layout l = e.rank() == 2  ? e
-                             : e.rank() < 2 ? ::cotile::make_layout_concat(e, ::cotile::Layout{I(S(1)), I(S(0))})
-                                            : e;
+  const ::cotile::Layout l =
+      e.rank() == 2 ? e
+      : e.rank() < 2
+          ? ::cotile::make_layout_concat(e, ::cotile::Layout{int_tuple(static_int(1)), int_tuple(static_int(0))})
+          : e;
   if (l.rank() > 2) ::cotile::fail("print_latex", "the layout must have rank 1 or 2", nullptr, arg("L", e));
   std::printf("%% Layout: %s\n", ::cotile::to_string(l).c_str());
   detail::latex_begin();

@@ -58,9 +58,9 @@ constexpr IntTuple expand(const Spec& s, const int64_t* dyn, Tape* tape, int fir
   t.leaves_ = uint8_t(Spec::leaves);
   for (int k = 0; k < Spec::nodes; ++k) t.code_[k] = s.code[k];
   for (int k = 0; k < Spec::leaves; ++k) {
-    if (s.is_static[k]) t.leaf_[k] = S(s.val[k]);
+    if (s.is_static[k]) t.leaf_[k] = static_int(s.val[k]);
     else if (tape) t.leaf_[k] = tape->input(first_input + int(s.val[k]));
-    else t.leaf_[k] = D(dyn ? dyn[s.val[k]] : 0);
+    else t.leaf_[k] = dynamic_int(dyn ? dyn[s.val[k]] : 0);
   }
   return t;
 }
@@ -131,7 +131,7 @@ constexpr IntTuple take_outputs(const IntTuple& t, Raw& r) {
   for (int k = 0; k < t.num_leaves(); ++k) {
     const EInt x = t.leaf_at(k);
     if (x.is_static) {
-      u.leaf_at(k) = S(x.value);
+      u.leaf_at(k) = static_int(x.value);
       continue;
     }
     if (x.sym < 0)
@@ -158,7 +158,7 @@ constexpr Raw make_raw(const Layout& l, const Tape& tape) {
   r.stride = detail::take_outputs(l.stride, r);
   return r;
 }
-constexpr Raw make_raw(const EInt& x, const Tape& tape) { return make_raw(I(x), tape); }
+constexpr Raw make_raw(const EInt& x, const Tape& tape) { return make_raw(int_tuple(x), tape); }
 
 template <int N, int M>
 constexpr Program<N, M> program_of(const Raw& r) {

@@ -54,7 +54,8 @@ struct LayoutAfterSwizzle {
   Options opt{};
   constexpr auto operator()(const EL& l) const {
     const ::cotile::ComposedLayout r = ::cotile::composition(l, ::cotile::Swizzle{B, M, S}, opt);
-    return make_tuple(I(::cotile::S(r.swizzle.b)), I(::cotile::S(r.swizzle.m)), I(::cotile::S(r.swizzle.s)));
+    return make_tuple(::cotile::static_int(r.swizzle.b), ::cotile::static_int(r.swizzle.m),
+                      ::cotile::static_int(r.swizzle.s));
   }
 };
 }  // namespace op
@@ -115,11 +116,13 @@ template <int B, int M, int S, bool Left, int Part>
 struct SwizzledInverse {
   Options opt{};
   constexpr auto operator()(const EL& l) const {
-    const ::cotile::ComposedLayout c{::cotile::Swizzle{B, M, S}, ::cotile::S(0), l};
+    const ::cotile::ComposedLayout c{::cotile::Swizzle{B, M, S}, ::cotile::static_int(0), l};
     const Options o = Part == 0 ? opt : Options{opt.strict, true, nullptr};  // as_cute, no log: no law run
     const ::cotile::ComposedLayout r = swizzled_inverse(Left, c, o);
     if constexpr (Part == 0) return r.layout;
-    else return make_tuple(I(::cotile::S(r.swizzle.b)), I(::cotile::S(r.swizzle.m)), I(::cotile::S(r.swizzle.s)));
+    else
+      return make_tuple(::cotile::static_int(r.swizzle.b), ::cotile::static_int(r.swizzle.m),
+                        ::cotile::static_int(r.swizzle.s));
   }
 };
 }  // namespace op
@@ -192,7 +195,7 @@ COTILE_HD COTILE_INLINE constexpr auto max_alignment(const ComposedLayout<Sw, Of
 // The engine value (host or device) and the printed form, "Sw<B,M,S> o OFFSET o LAYOUT".
 template <class Sw, class Off, class L>
 COTILE_HD constexpr ::cotile::ComposedLayout engine(const ComposedLayout<Sw, Off, L>& c) {
-  const ::cotile::Int off = std::is_integral_v<Off> ? D(int64_t(c.offset)) : S(int64_t(c.offset));
+  const ::cotile::Int off = std::is_integral_v<Off> ? dynamic_int(int64_t(c.offset)) : static_int(int64_t(c.offset));
   return ::cotile::ComposedLayout{Sw::value, off, engine(c.layout)};
 }
 template <int B, int M, int S>

@@ -288,7 +288,7 @@ namespace op {
 struct FlatCoord {
   constexpr IntTuple operator()(const EL& l, const EInt& i) const {
     IntTuple r = IntTuple::tuple();
-    for (int m = 0; m < l.rank(); ++m) r.push_back(I(idx_in_mode(i, l.get(m).shape, l.get(m).stride)));
+    for (int m = 0; m < l.rank(); ++m) r.push_back(int_tuple(idx_in_mode(i, l.get(m).shape, l.get(m).stride)));
     return r;
   }
 };

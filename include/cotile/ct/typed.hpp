@@ -76,8 +76,10 @@ template <int64_t N>
 struct Arg<Int<N>> {
   static constexpr int slots = 0;
   using value_type = int;
-  static constexpr EInt engine_int(Tape*, int, const int64_t* = nullptr) { return S(N); }
-  static constexpr IntTuple engine_tuple(Tape* t, int f, const int64_t* v = nullptr) { return I(engine_int(t, f, v)); }
+  static constexpr EInt engine_int(Tape*, int, const int64_t* = nullptr) { return static_int(N); }
+  static constexpr IntTuple engine_tuple(Tape* t, int f, const int64_t* v = nullptr) {
+    return int_tuple(engine_int(t, f, v));
+  }
   static constexpr ETile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
     return tile_int(engine_int(t, f, v));
   }
@@ -98,9 +100,11 @@ struct Arg<T, std::enable_if_t<std::is_integral_v<T>>> {
   static constexpr int slots = 1;
   using value_type = std::conditional_t<(sizeof(T) > 4), int64_t, int>;
   static constexpr EInt engine_int(Tape* t, int f, const int64_t* v = nullptr) {
-    return t ? t->input(f) : D(v ? v[f] : 0);
+    return t ? t->input(f) : dynamic_int(v ? v[f] : 0);
   }
-  static constexpr IntTuple engine_tuple(Tape* t, int f, const int64_t* v = nullptr) { return I(engine_int(t, f, v)); }
+  static constexpr IntTuple engine_tuple(Tape* t, int f, const int64_t* v = nullptr) {
+    return int_tuple(engine_int(t, f, v));
+  }
   static constexpr ETile engine_tile(Tape* t, int f, const int64_t* v = nullptr) {
     return tile_int(engine_int(t, f, v));
   }

@@ -133,7 +133,7 @@ inline const char* kind_name(Value::Kind k) {
 }
 
 inline IntTuple to_int_tuple(const Value& v, const std::string& op, int argno) {
-  if (v.kind == Value::kInt) return I(v.integer);
+  if (v.kind == Value::kInt) return int_tuple(v.integer);
   if (v.kind != Value::kTuple || !v.is_int_tuple()) wrong_kind(op, argno, "an integer or an integer tuple", v);
   IntTuple t = IntTuple::tuple();
   for (const Value& e : v.elems) t.push_back(to_int_tuple(e, op, argno));
