@@ -64,6 +64,7 @@ struct DecodeCta {
 
   // A warp's copy of one K (or V) tile (tiles.cuh), this lane's part evaluated once per CTA.
   using Copy = TileCopy<kR>;
+  using SAcc = Accumulators<16>;  // S = Q K^T: 16 query rows x 16 K rows
 
   // The CTA's rows [lo, hi) in 16-row tiles, tile t of them to warp t % kWarps: this warp's tile t
   // starts at row tile_row(t), and it has my_tile_count() of them.
@@ -173,6 +174,32 @@ struct DecodeCta {
   }
 
   // ---- computing ----------------------------------------------------------------------------
+
+  // Scaling: the scores as base-2 logits, y = log2(e) x with x = x_scale (q . k); soft-capped,
+  // y = log2(e) cap tanh(x / cap) (y_scale, y_cap as the main loop computes them). One branch a
+  // tile, not a score.
+  __device__ __forceinline__ static void to_base2(float (&s)[2][4], bool capped, float y_scale, float y_cap) {
+    if (capped) {
+#pragma unroll
+      for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) s[nt][i] = y_cap * tanhf(s[nt][i] * y_scale);
+    } else {
+#pragma unroll
+      for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) s[nt][i] *= y_scale;
+    }
+  }
+  // Masking: in the tile of K rows n0 .. n0 + 15, the scores of rows hi and after (past the
+  // sequence's end) are -inf; element i of n8 tile nt scores the row of S's column of it.
+  __device__ __forceinline__ static void mask_past(float (&s)[2][4], const SAcc& s_at, int n0, int hi) {
+#pragma unroll
+    for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        if (n0 + s_at.column + SAcc::column_step(i, nt) >= hi) s[nt][i] = -INFINITY;
+  }
 
   // s[nt] = Q K^T for the 16 K rows of the tile at sk: n8 tile nt = rows 8nt..8nt+7. Even and
   // odd k-steps accumulate separately (two dependency chains per tile), then add.
@@ -344,9 +371,11 @@ struct DecodeCta {
     const bool capped = p.softcap > 0.0f;
     const float y_scale = capped ? x_scale / p.softcap : x_scale * kLog2e;
     const float y_cap = p.softcap * kLog2e;
-    const int g = lane / 4, c = lane % 4;
+    // Where this lane's accumulators sit (tiles.cuh): element i of n8 tile nt of the 16 x 16 score
+    // tile S is at row s_at.row + SAcc::row_step(i), column s_at.column + SAcc::column_step(i, nt).
+    const SAcc s_at = SAcc::of_lane(lane);
     float o[D / 8][4] = {};
-    SoftmaxRow row[2];  // rows g and g + 8 of this lane's accumulators (softmax.cuh)
+    SoftmaxRow row[2];  // the rows of elements 0, 1 and 2, 3 of this lane's accumulators (softmax.cuh)
     for (int t = 0, stage = 0; t < my_tiles; ++t, stage = stage + 1 == kStages ? 0 : stage + 1) {
       arch::cp_async_wait<kStages - 2>();
       __syncwarp();
@@ -358,26 +387,10 @@ struct DecodeCta {
       if constexpr (!C::kQInRegisters) q_fragments(qa);
       float s[2][4] = {};
       scores(sk, qa, s);
-      // Scores in base 2 (y = log2(e) x), masked past hi (only a sequence's last tile).
+      to_base2(s, capped, y_scale, y_cap);
       const int n0 = tile_row(t);
-      if (capped) {  // one branch per tile (not per score)
-#pragma unroll
-        for (int nt = 0; nt < 2; ++nt)
-#pragma unroll
-          for (int i = 0; i < 4; ++i) s[nt][i] = y_cap * tanhf(s[nt][i] * y_scale);
-      } else {
-#pragma unroll
-        for (int nt = 0; nt < 2; ++nt)
-#pragma unroll
-          for (int i = 0; i < 4; ++i) s[nt][i] *= y_scale;
-      }
-      if (n0 + kRows > hi) [[unlikely]] {  // warp-uniform
-#pragma unroll
-        for (int nt = 0; nt < 2; ++nt)
-#pragma unroll
-          for (int i = 0; i < 4; ++i)
-            if (n0 + 8 * nt + 2 * c + (i & 1) >= hi) s[nt][i] = -INFINITY;
-      }
+      if (n0 + kRows > hi) [[unlikely]]
+        mask_past(s, s_at, n0, hi);  // warp-uniform: a sequence's last tile
       // The online softmax's update (softmax.cuh): the rows' reference moves (and O is rescaled)
       // only when a lane's score exceeds the row's max by more than kLazyRescale, which a warp
       // vote on the lanes' own scores decides; most tiles skip the rows' cross-lane max.
@@ -403,7 +416,7 @@ struct DecodeCta {
       for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
         for (int i = 0; i < 4; ++i) s[nt][i] = row[i / 2].add(s[nt][i]);
-      // P's A fragment: (row g | g+8) x (k 2c.. | 8+2c..) = the two n8 tiles of S.
+      // P's A fragment is S's accumulators, two to a register (checked in tiles.cuh).
       const uint32_t pa[4] = {pack2<C::kBf16>(s[0][0], s[0][1]), pack2<C::kBf16>(s[0][2], s[0][3]),
                               pack2<C::kBf16>(s[1][0], s[1][1]), pack2<C::kBf16>(s[1][2], s[1][3])};
       accumulate(sk + C::kTile, pa, o);
@@ -422,23 +435,37 @@ struct DecodeCta {
     for (int r = 0; r < 2; ++r) {
       row[r].sum += __shfl_xor_sync(0xffffffffu, row[r].sum, 1);
       row[r].sum += __shfl_xor_sync(0xffffffffu, row[r].sum, 2);
-      if (c == 0) {
-        m.max[warp * kRows + g + 8 * r] = row[r].max;
-        m.sum[warp * kRows + g + 8 * r] = row[r].sum;
+      if (s_at.column == 0) {  // the row's lane that holds column 0
+        m.max[warp * kRows + s_at.row + SAcc::row_step(2 * r)] = row[r].max;
+        m.sum[warp * kRows + s_at.row + SAcc::row_step(2 * r)] = row[r].sum;
       }
     }
+    // O's accumulators are where S's are, in D / 8 n8 tiles: elements 2r, 2r + 1 of n8 tile nt at
+    // row s_at.row + 8r, columns s_at.column + 8 nt (+ 1).
+    using OAcc = Accumulators<D>;
+    static_assert(
+        [] {  // elements 2r, 2r + 1 of tile nt: one row, columns 8 nt + (0, 1) from the lane's first
+          for (int nt = 0; nt < D / 8; ++nt)
+            for (int r = 0; r < 2; ++r)
+              if (OAcc::row_step(2 * r + 1) != OAcc::row_step(2 * r) || OAcc::column_step(2 * r, nt) != 8 * nt ||
+                  OAcc::column_step(2 * r + 1, nt) != 8 * nt + 1 || SAcc::row_step(2 * r) != OAcc::row_step(2 * r))
+                return false;
+          return true;
+        }(),
+        "decode: O's accumulators are not where the merge stores them");
 #pragma unroll
-    for (int r = 0; r < 2; ++r) {  // rows g and g + 8: accumulator elements 2r, 2r + 1
-      float* dst = m.o + (warp * kRows + g + 8 * r) * C::kMergeRow;
-      if constexpr (!C::kFp8) {  // columns 2c, 2c + 1 of n8 tile nt are adjacent: one 8-byte store
+    for (int r = 0; r < 2; ++r) {
+      float* dst = m.o + (warp * kRows + s_at.row + OAcc::row_step(2 * r)) * C::kMergeRow;
+      const int n = s_at.column;  // the elements' column in each n8 tile
+      if constexpr (!C::kFp8) {   // one 8-byte store
 #pragma unroll
         for (int nt = 0; nt < D / 8; ++nt)
-          *reinterpret_cast<float2*>(dst + int(column(2 * c, nt))) = make_float2(o[nt][2 * r], o[nt][2 * r + 1]);
-      } else {  // n8 tiles 2j (even columns) and 2j + 1 (odd) hold columns 4c .. 4c + 3 of 16 j: one 16-byte store
+          *reinterpret_cast<float2*>(dst + int(column(n, nt))) = make_float2(o[nt][2 * r], o[nt][2 * r + 1]);
+      } else {  // n8 tiles 2j (even columns) and 2j + 1 (odd) hold 4 adjacent columns of 16 j: one 16-byte store
         static_assert(int(column(0, 1)) == 1 && int(column(1, 0)) == 2, "fp8 O columns: (n, e) -> 2n + e");
 #pragma unroll
         for (int nt = 0; nt < D / 8; nt += 2)
-          *reinterpret_cast<float4*>(dst + int(column(2 * c, nt))) =
+          *reinterpret_cast<float4*>(dst + int(column(n, nt))) =
               make_float4(o[nt][2 * r], o[nt + 1][2 * r], o[nt][2 * r + 1], o[nt + 1][2 * r + 1]);
       }
     }

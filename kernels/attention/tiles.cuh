@@ -96,6 +96,75 @@ COTILE_HD constexpr auto lanes_fragment() {
   return ct::make_layout(ct::make_shape(_4{}, _8{}), ct::make_stride(_8{}, Int<R>{}));
 }
 
+// The warp's MMA, mma.sync m16n8k16 with f32 accumulators (the f16 atom: bf16's places are the
+// same), and where a lane's accumulators sit in a 16 x N tile (N a multiple of 8): element i of n8
+// tile nt is entry (i, 0, nt) of the MMA's partition of an identity tensor, a (row, column) pair.
+COTILE_HD constexpr auto warp_mma() { return ct::make_tiled_mma(ct::SM80_16x8x16_F32F16F16F32_TN{}); }
+template <int N>
+struct Accumulators {
+  COTILE_HD static constexpr auto coords(int lane) {
+    return ct::partition_C(warp_mma(), ct::make_identity_tensor(ct::make_shape(_16{}, Int<N>{})), lane);
+  }
+  // Element (i, nt) is row_step(i) rows and column_step(i, nt) columns from the lane's element
+  // (0, 0), the same for every lane (checked): one (row, column) a lane, the rest at compile time.
+  static constexpr int row_step(int i) {
+    return int(ct::get<0>(coords(0)(i, 0, 0))) - int(ct::get<0>(coords(0)(0, 0, 0)));
+  }
+  static constexpr int column_step(int i, int nt) {
+    return int(ct::get<1>(coords(0)(i, 0, nt))) - int(ct::get<1>(coords(0)(0, 0, 0)));
+  }
+  static_assert(
+      [] {
+        int rows[4], columns[4][N / 8];  // row_step(i), column_step(i, nt), from lane 0
+        const auto first = coords(0);
+        for (int nt = 0; nt < N / 8; ++nt)
+          for (int i = 0; i < 4; ++i) {
+            const auto x = first(i, 0, nt);
+            rows[i] = int(ct::get<0>(x)) - int(ct::get<0>(first(0, 0, 0)));
+            columns[i][nt] = int(ct::get<1>(x)) - int(ct::get<1>(first(0, 0, 0)));
+          }
+        for (int lane = 1; lane < 32; ++lane) {
+          const auto c = coords(lane);
+          const auto x0 = c(0, 0, 0);
+          for (int nt = 0; nt < N / 8; ++nt)
+            for (int i = 0; i < 4; ++i) {
+              const auto x = c(i, 0, nt);
+              if (int(ct::get<0>(x)) - int(ct::get<0>(x0)) != rows[i] ||
+                  int(ct::get<1>(x)) - int(ct::get<1>(x0)) != columns[i][nt])
+                return false;
+            }
+        }
+        return true;
+      }(),
+      "decode: a lane's accumulators must be at the same offsets from its first for every lane");
+
+  int row, column;  // of the lane's element (0, 0)
+  __device__ static Accumulators of_lane(int lane) {
+    __builtin_assume(lane >= 0 && lane < 32);
+    const auto c = coords(lane);
+    return {int(ct::get<0>(c(0, 0, 0))), int(ct::get<1>(c(0, 0, 0)))};
+  }
+};
+// P = softmax(S) feeds P V as the MMA's A operand straight from S's accumulators: lane l's A
+// fragment of a 16 x 16 tile holds the same (row, column)s as its accumulators of that tile, in
+// the order (n8 tile, element), two per 32-bit register.
+static_assert(
+    [] {
+      for (int lane = 0; lane < 32; ++lane) {
+        const auto acc = Accumulators<16>::coords(lane);
+        const auto a = ct::partition_A(warp_mma(), ct::make_identity_tensor(ct::make_shape(_16{}, _16{})), lane);
+        for (int nt = 0; nt < 2; ++nt)
+          for (int i = 0; i < 4; ++i) {
+            const int k = 4 * nt + i;  // A's value k is s[nt][i]; register j packs values 2j, 2j + 1
+            if (int(ct::get<0>(acc(i, 0, nt))) != int(ct::get<0>(a(k, 0, 0))) ||
+                int(ct::get<1>(acc(i, 0, nt))) != int(ct::get<1>(a(k, 0, 0))))
+              return false;
+          }
+      }
+      return true;
+    }(),
+    "decode: S's accumulators are not P's A fragment");
+
 // Compile-time configuration for head dimension D and cache type KvType.
 template <int D, int KvType>
 struct Config {
