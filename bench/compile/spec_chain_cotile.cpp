@@ -1,5 +1,5 @@
-// The FMHA decode kernel's Q-load chain (§5-§8) in cotile's typed layer: spec_chain_cute.cpp's chain, line for
-// line (bench/compile/run.py compiles both and checks that they print the same lines).
+// The FMHA decode kernel's Q-load chain (docs/qload.md §5-§8) in cotile's typed layer: spec_chain_cute.cpp's
+// chain, line for line (bench/compile/run.py compiles both and checks that they print the same lines).
 #include <cstdio>
 
 #include "cotile/ct/ct.hpp"

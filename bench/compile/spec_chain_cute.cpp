@@ -1,5 +1,5 @@
-// The FMHA decode kernel's Q-load chain (§5-§8) in CuTe: Q's UMMA partition, the data layout with stride _128,
-// the cotiled cp.async copy, a thread's partition. bench/compile/run.py compiles it against CuTe;
+// The FMHA decode kernel's Q-load chain (docs/qload.md §5-§8) in CuTe: Q's UMMA partition, the data layout with
+// stride _128, the cotiled cp.async copy, a thread's partition. bench/compile/run.py compiles it against CuTe;
 // spec_chain_cotile.cpp is the same chain in cotile's typed layer (both print the same lines).
 #include <cute/atom/copy_traits_sm80.hpp>
 #include <cute/atom/mma_traits_sm100.hpp>
