@@ -535,8 +535,8 @@ COTILE_HD constexpr IntTuple coalesce_shape(const IntTuple& t) {
   for (int k = 0; k < t.num_leaves(); ++k) {
     const Int a = t.leaf_at(k);
     const int last = acc.rank() - 1;
-    if (last >= 0 && acc.get(last).value().is_static == a.is_static)
-      acc = replace(acc, last, int_tuple(acc.get(last).value() * a));
+    if (last >= 0 && acc.mode_value(last).is_static == a.is_static)
+      acc = replace(acc, last, int_tuple(acc.mode_value(last) * a));
     else acc.push_back(int_tuple(a));
   }
   return unwrap(acc);

@@ -148,9 +148,9 @@ COTILE_HD constexpr Layout bw_coalesce(const IntTuple& fs, const IntTuple& fd, c
                                        CoalesceTrace* tr = nullptr) {
   const int r = fs.rank();
   IntTuple ns = int_tuple(first_shape), nd = fd.get(r - 1);
-  if (tr) tr->add(CoalesceStep{r - 1, CoalesceStep::kFront, fs.get(r - 1).value(), fd.get(r - 1).value()});
+  if (tr) tr->add(CoalesceStep{r - 1, CoalesceStep::kFront, fs.mode_value(r - 1), fd.mode_value(r - 1)});
   for (int i = r - 2; i >= 0; --i) {
-    const Int s = fs.get(i).value(), d = fd.get(i).value();
+    const Int s = fs.mode_value(i), d = fd.mode_value(i);
     auto note = [&](CoalesceStep::Action a) {
       if (tr) tr->add(CoalesceStep{i, a, s, d});
     };
@@ -164,7 +164,7 @@ COTILE_HD constexpr Layout bw_coalesce(const IntTuple& fs, const IntTuple& fd, c
       nd = int_tuple(d);
       continue;
     }
-    const Int front_s = ns.get(0).value(), front_d = nd.get(0).value();
+    const Int front_s = ns.mode_value(0), front_d = nd.mode_value(0);
     const Int same = equal(s * d, front_d);
     if (front_s.is_static && is_constant(same, 1)) {
       note(CoalesceStep::kMerge);
@@ -189,14 +189,14 @@ COTILE_HD constexpr IntTuple flat_modes(const IntTuple& t) { return wrap(flatten
 COTILE_HD constexpr Layout coalesce(const Layout& l, CoalesceTrace* tr = nullptr) {
   const IntTuple fs = detail::flat_modes(l.shape), fd = detail::flat_modes(l.stride);
   if (fs.rank() == 0) fail("coalesce", "the layout has no modes", nullptr, arg("layout", l));
-  return detail::bw_coalesce(fs, fd, fs.get(fs.rank() - 1).value(), tr);
+  return detail::bw_coalesce(fs, fd, fs.mode_value(fs.rank() - 1), tr);
 }
 
 // coalesce_x(L): like coalesce but R(i) == L(i) for every i >= 0, also beyond size(L).
 COTILE_HD constexpr Layout coalesce_x(const Layout& l) {
   const IntTuple fs = detail::flat_modes(l.shape), fd = detail::flat_modes(l.stride);
   if (fs.rank() == 0) fail("coalesce", "the layout has no modes", nullptr, arg("layout", l));
-  const Int last = fs.get(fs.rank() - 1).value();
+  const Int last = fs.mode_value(fs.rank() - 1);
   return detail::bw_coalesce(fs, fd, is_constant(last, 1) ? static_int(2) : last);
 }
 

@@ -50,6 +50,18 @@ class Tree {
     return sub(s);
   }
 
+  // The integer that mode i is (get(i).value() without building the mode); mode i must be a leaf.
+  COTILE_HD constexpr const Leaf& mode_value(int i) const {
+    if (is_leaf()) {
+      if (i != 0) fail("get", "mode index out of range for an integer (rank 1)", nullptr, arg("index", i));
+      return leaf_[0];
+    }
+    if (i < 0 || i >= rank()) fail("get", "mode index out of range", nullptr, arg("index", i), arg("rank", rank()));
+    const Span s = child_span(i);
+    if (code_[s.node_begin] >= 0) fail("get", "the mode is a tuple, not an integer", nullptr, arg("index", i));
+    return leaf_[s.leaf_begin];
+  }
+
   // Append x as a new last mode of this tuple.
   COTILE_HD constexpr void push_back(const Tree& x) {
     if (is_leaf()) fail("append", "cannot append a mode to an integer; wrap it in a tuple first", nullptr);

@@ -70,7 +70,7 @@ COTILE_HD constexpr MaxCommon max_common(const Layout& a, const Layout& b, Optio
   const Layout inv_b = right_inverse(b, inner);
   const Layout ab = composition(a, inv_b, inner);
   const Layout c = coalesce(ab);
-  const Int s0 = c.shape.get(0).value(), d0 = c.stride.get(0).value();
+  const Int s0 = c.shape.mode_value(0), d0 = c.stride.mode_value(0);
   if (!(s0.is_static && is_constant(d0, 1))) return {Layout{}, static_int(1), true};
   const Layout r = composition(inv_b, c.get(0), inner);
   auto holds = [](const LawReport& rep) { return rep.holds && !rep.deferred; };

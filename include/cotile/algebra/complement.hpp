@@ -63,31 +63,31 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
          "drop --strict to compute it from the run-time strides", arg("layout", l));
 
   for (int k = 0; k < r; ++k)
-    if (stride.get(k).value().value == 0)
+    if (stride.mode_value(k).value == 0)
       fail("complement", "the layout has a run-time 0 stride: its coordinates along that mode share every offset",
            "use a static _0 stride for a broadcast mode (filter drops it), or a non-zero stride", arg("layout", l));
   IntTuple result_shape = IntTuple::tuple(), result_stride = make_tuple(static_int(1));
   for (int i = 0; i < r - 1; ++i) {
     const int m = argmin(stride);
-    const Int min_stride = stride.get(m).value();
-    const Int new_shape = min_stride / result_stride.get(i).value();
-    const Int new_stride = min_stride * shape.get(m).value();
+    const Int min_stride = stride.mode_value(m);
+    const Int new_shape = min_stride / result_stride.mode_value(i);
+    const Int new_stride = min_stride * shape.mode_value(m);
     if (is_constant(new_shape, 0))
       fail("complement", "the layout is not injective (two modes overlap)", "complement needs an injective layout",
            arg("layout", l));
     if (tr && tr->n < kMaxLeaves) {
-      tr->mode_shape[tr->n] = shape.get(m).value();
+      tr->mode_shape[tr->n] = shape.mode_value(m);
       tr->mode_stride[tr->n] = min_stride;
       tr->gap[tr->n] = new_shape;
-      tr->gap_stride[tr->n++] = result_stride.get(i).value();
+      tr->gap_stride[tr->n++] = result_stride.mode_value(i);
     }
     shape = remove(shape, m);
     stride = remove(stride, m);
     result_shape.push_back(int_tuple(new_shape));
     result_stride.push_back(int_tuple(new_stride));
   }
-  const Int last_d = stride.get(0).value(), last_s = shape.get(0).value();
-  const Int new_shape = last_d / result_stride.get(r - 1).value();
+  const Int last_d = stride.mode_value(0), last_s = shape.mode_value(0);
+  const Int new_shape = last_d / result_stride.mode_value(r - 1);
   if (is_constant(new_shape, 0))
     fail("complement", "the layout is not injective (two modes overlap)", "complement needs an injective layout",
          arg("layout", l));
@@ -95,7 +95,7 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
     tr->mode_shape[tr->n] = last_s;
     tr->mode_stride[tr->n] = last_d;
     tr->gap[tr->n] = new_shape;
-    tr->gap_stride[tr->n++] = result_stride.get(r - 1).value();
+    tr->gap_stride[tr->n++] = result_stride.mode_value(r - 1);
   }
   result_shape.push_back(int_tuple(new_shape));
   const Int new_stride = last_d * last_s;
@@ -124,7 +124,7 @@ namespace detail {
 // Exclusive prefix products (_1, s0, s1*s0, ...) of a flat shape, as CuTe computes them.
 COTILE_HD constexpr IntTuple prefix_products(const IntTuple& s) {
   IntTuple p = make_tuple(static_int(1));
-  for (int i = 0; i < s.rank(); ++i) p.push_back(int_tuple(s.get(i).value() * p.get(i).value()));
+  for (int i = 0; i < s.rank(); ++i) p.push_back(int_tuple(s.mode_value(i) * p.mode_value(i)));
   return p;
 }
 
@@ -143,8 +143,8 @@ COTILE_HD constexpr Layout right_inverse(const Layout& l, Options opt = {}) {
   int idx[kMaxLeaves] = {};
   int n = 0;
   for (int i = 0; i < d.rank(); ++i)
-    if (d.get(i).value().is_static) {
-      key[n] = d.get(i).value().value;
+    if (d.mode_value(i).is_static) {
+      key[n] = d.mode_value(i).value;
       idx[n++] = i;
     }
   detail::exchange_sort(key, idx, n);
@@ -152,11 +152,11 @@ COTILE_HD constexpr Layout right_inverse(const Layout& l, Options opt = {}) {
   Int curr = static_int(1);
   for (int k = 0; k < n; ++k) {
     const int i = idx[k];
-    const Int di = d.get(i).value();
+    const Int di = d.mode_value(i);
     if (curr.is_static && di.value == curr.value) {
       rs.push_back(s.get(i));
       rd.push_back(pre.get(i));
-      curr = s.get(i).value() * di;
+      curr = s.mode_value(i) * di;
     }
   }
   const Layout r = coalesce(Layout{rs, rd});
@@ -185,14 +185,14 @@ COTILE_HD constexpr Layout left_inverse(const Layout& l, Options opt = {}) {
   int idx[kMaxLeaves] = {};
   const int n = d.rank();
   for (int i = 0; i < n; ++i) {
-    key[i] = d.get(i).value().value;
+    key[i] = d.mode_value(i).value;
     idx[i] = i;
   }
   detail::exchange_sort(key, idx, n);
   IntTuple rs = IntTuple::tuple(), rd = make_tuple(static_int(0));
   for (int k = 0; k < n; ++k) {
     const int i = idx[k];
-    const Int di = d.get(i).value();
+    const Int di = d.mode_value(i);
     if (is_constant(di, 0) || (!di.is_static && di.value == 0)) continue;
     const Int sz = product(rs);  // the next smaller stride (1 at first): the quotients multiply back to it
     if (sz.value == 0)

@@ -70,7 +70,7 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
   IntTuple result_shape = IntTuple::tuple(), result_stride = IntTuple::tuple();
   Int rest_shape = rs, rest_stride = rd;
   for (int i = 0; i < r - 1; ++i) {
-    const Int curr_shape = lhs.shape.get(i).value(), curr_stride = lhs.stride.get(i).value();
+    const Int curr_shape = lhs.shape.mode_value(i), curr_stride = lhs.stride.mode_value(i);
     const Int abs_rest = abs(rest_stride);
     if (curr_shape.value <= 0)
       fail("composition", "the lhs has a mode of size <= 0", "shapes must be positive", arg("lhs", orig_lhs),
@@ -113,8 +113,8 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
     rest_shape = rest_shape / new_shape;
     rest_stride = next_stride;
   }
-  const Int last_stride = lhs.stride.get(r - 1).value();
-  note(CompositionStep::kRest, r - 1, CompositionStep::kNone, lhs.shape.get(r - 1).value(), last_stride, rest_shape,
+  const Int last_stride = lhs.stride.mode_value(r - 1);
+  note(CompositionStep::kRest, r - 1, CompositionStep::kNone, lhs.shape.mode_value(r - 1), last_stride, rest_shape,
        rest_stride, {}, {}, {});
   if (result_shape.rank() == 0) return Layout{int_tuple(rest_shape), int_tuple(rest_stride * last_stride)};
   if (is_constant(rest_shape, 1)) return Layout{unwrap(result_shape), unwrap(result_stride)};

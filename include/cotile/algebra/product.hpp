@@ -67,7 +67,7 @@ COTILE_HD constexpr Layout tile_to_shape(const Layout& block, const IntTuple& tr
   const Layout padded = append_to_rank(block, r);
   const IntTuple block_shape = product_each(padded.shape), target_shape = product_each(trg);
   for (int i = 0; i < r; ++i) {
-    const Int t = target_shape.get(i).value(), b = block_shape.get(i).value();
+    const Int t = target_shape.mode_value(i), b = block_shape.mode_value(i);
     if (b.value <= 0) fail("tile_to_shape", "the block has a mode of size <= 0", nullptr, arg("block", block));
     if (t.is_static && b.is_static && t.value % b.value != 0)
       fail("tile_to_shape", "the block shape does not divide the target shape", nullptr, arg("block", block),

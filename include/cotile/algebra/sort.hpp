@@ -11,7 +11,7 @@ namespace cotile::detail {
 COTILE_HD constexpr int argmin(const IntTuple& d) {
   int best = 0;
   for (int i = 1; i < d.rank(); ++i)
-    if (d.get(i).value().value < d.get(best).value().value) best = i;
+    if (d.mode_value(i).value < d.mode_value(best).value) best = i;
   return best;
 }
 

@@ -36,7 +36,7 @@ COTILE_HD constexpr TiledMMA make_tiled_mma(const MmaTraits& atom, const Layout&
 COTILE_HD constexpr Tile permutation_mnk(const TiledMMA& t, int i) {
   const Tile p = t.permutation.get(i);
   if (p.is_leaf() && p.value().kind == TileLeaf::kUnderscore)
-    return tile_int(t.atom.shape_mnk.get(i).value() * size(t.thr_layout_vmnk.get(i + 1)));
+    return tile_int(t.atom.shape_mnk.mode_value(i) * size(t.thr_layout_vmnk.get(i + 1)));
   return p;
 }
 
@@ -75,8 +75,8 @@ COTILE_HD constexpr Layout thrfrg(const TiledMMA& t, const Layout& tensor, Opera
   const Layout atom_tv = op == Operand::kA ? t.atom.a : op == Operand::kB ? t.atom.b : t.atom.c;
   const Layout t_tensor = logical_divide(tensor, coord(permutation_mnk(t, x), permutation_mnk(t, y)));
   const Layout a_tensor =
-      zipped_divide(t_tensor, coord(tile_layout(make_layout(int_tuple(t.atom.shape_mnk.get(x).value()))),
-                                    tile_layout(make_layout(int_tuple(t.atom.shape_mnk.get(y).value())))));
+      zipped_divide(t_tensor, coord(tile_layout(make_layout(int_tuple(t.atom.shape_mnk.mode_value(x)))),
+                                    tile_layout(make_layout(int_tuple(t.atom.shape_mnk.mode_value(y))))));
   const Layout tv_tensor = composition(a_tensor, coord(tile_layout(atom_tv), tile_underscore()));
   const Tile thr_tile =
       coord(tile_underscore(), coord(tile_layout(make_layout(int_tuple(size(t.thr_layout_vmnk.get(x + 1))))),
@@ -113,7 +113,7 @@ COTILE_HD constexpr SlicedLayout partition(const TiledMMA& t, const Layout& tens
   const Layout f = thrfrg(t, tensor, op);
   const IntTuple v = thr_vmnk(t, thr);
   const auto [x, y] = operand_modes(op);  // thread modes x+1, y+1 of (v,m,n,k)
-  const Tile thr_coord = coord(v.get(0).value(), coord(v.get(x + 1).value(), v.get(y + 1).value()));
+  const Tile thr_coord = coord(v.mode_value(0), coord(v.mode_value(x + 1), v.mode_value(y + 1)));
   const int rest_rank = f.get(1).get(1).rank();
   return slice_and_offset(coord(thr_coord, coord(tile_underscore(), repeat_underscore(rest_rank))), f);
 }

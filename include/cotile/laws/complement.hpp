@@ -32,7 +32,7 @@ COTILE_HD constexpr Proof prove_complement(const Layout& f, const Layout& c, con
   int64_t prev_extent = 1, size_f = 1;
   while (shape.rank() > 0) {
     const int m = cotile::detail::argmin(stride);
-    const Int s = shape.get(m).value(), d = stride.get(m).value();
+    const Int s = shape.mode_value(m), d = stride.mode_value(m);
     if (s.value < 1) {
       p.why.add("L has a mode of size ").add(s);
       return p;
