@@ -147,3 +147,21 @@ TEST(IntTuple, LexAndColexOrders) {
   EXPECT_EQ(lex_less(a, a), dynamic_int(0));
   EXPECT_THROW(lex_less(a, make_tuple(static_int(1), static_int(2))), Error);
 }
+
+// replace and prepend move the other modes' codes and leaves in place: modes that grow, shrink,
+// sit first, last or between nested ones keep every other mode as it was.
+TEST(IntTuple, ReplaceModeOfAnySizeKeepsTheOthers) {
+  EXPECT_EQ(str(replace(T("(_2,(3,_4),5)"), 1, T("7"))), "(_2,7,5)");
+  EXPECT_EQ(str(replace(T("(_2,3,5)"), 1, T("((_6,7),_8)"))), "(_2,((_6,7),_8),5)");
+  EXPECT_EQ(str(replace(T("((1,2),(3,(4,5)),6)"), 0, T("_9"))), "(_9,(3,(4,5)),6)");
+  EXPECT_EQ(str(replace(T("((1,2),(3,(4,5)),6)"), 2, T("(7,(8))"))), "((1,2),(3,(4,5)),(7,(8)))");
+  EXPECT_EQ(str(replace(T("(1,2)"), 1, T("()"))), "(1,())");
+  EXPECT_EQ(str(replace(T("4"), 0, T("(5,6)"))), "(5,6)");
+  EXPECT_THROW(replace(T("(1,2)"), 2, T("3")), Error);
+}
+
+TEST(IntTuple, PrependPutsTheModeFirst) {
+  EXPECT_EQ(str(prepend(T("(_2,(3,_4))"), T("(5,6)"))), "((5,6),_2,(3,_4))");
+  EXPECT_EQ(str(prepend(T("_8"), T("1"))), "(1,_8)");
+  EXPECT_EQ(str(prepend(T("()"), T("(1,2)"))), "((1,2))");
+}

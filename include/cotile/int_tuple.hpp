@@ -56,9 +56,9 @@ COTILE_HD constexpr T append(const T& t, const T& x) {
 // prepend(t, x): (x, t...); an integer t becomes (x, t).
 template <class T>
 COTILE_HD constexpr T prepend(const T& t, const T& x) {
-  T r = T::tuple();
-  r.push_back(x);
-  for (int i = 0; i < t.rank(); ++i) r.push_back(t.get(i));
+  T r = t.is_leaf() ? T::tuple() : t;
+  if (t.is_leaf()) r.push_back(t);
+  r.insert_mode(0, x);
   return r;
 }
 
@@ -88,8 +88,8 @@ COTILE_HD constexpr T replace(const T& t, int i, const T& x) {
   }
   if (i < 0 || i >= t.rank())
     fail("replace", "mode index out of range", nullptr, arg("index", i), arg("rank", t.rank()));
-  T r = T::tuple();
-  for (int k = 0; k < t.rank(); ++k) r.push_back(k == i ? x : t.get(k));
+  T r = t;
+  r.replace_mode(i, x);
   return r;
 }
 

@@ -74,6 +74,23 @@ class Tree {
     code_[0] = int8_t(code_[0] + 1);
   }
 
+  // Mode i replaced by x, in place: the later modes' codes and leaves move, nothing else is built.
+  COTILE_HD constexpr void replace_mode(int i, const Tree& x) {
+    if (is_leaf() || i < 0 || i >= rank()) fail("replace", "mode index out of range", nullptr, arg("index", i));
+    const Span s = child_span(i);
+    splice(s, x);
+  }
+  // x inserted as mode i (0 <= i <= rank), in place.
+  COTILE_HD constexpr void insert_mode(int i, const Tree& x) {
+    if (is_leaf()) fail("append", "cannot append a mode to an integer; wrap it in a tuple first", nullptr);
+    if (i < 0 || i > rank()) fail("insert", "mode index out of range", nullptr, arg("index", i));
+    if (code_[0] == 127)
+      fail("capacity", "too many integers in one tuple", "cotile values hold at most 64 leaves per tuple");
+    const Span s = i == rank() ? Span{nodes_, nodes_, leaves_, leaves_} : child_span(i);
+    splice(Span{s.node_begin, s.node_begin, s.leaf_begin, s.leaf_begin}, x);
+    code_[0] = int8_t(code_[0] + 1);
+  }
+
   // Same structure (profile), ignoring leaf values.
   COTILE_HD constexpr bool same_profile(const Tree& o) const {
     if (nodes_ != o.nodes_) return false;
@@ -130,6 +147,28 @@ class Tree {
     Span s{1, 1, 0, 0};
     for (int c = 0; c <= i; ++c) s = span_at(s.node_end, s.leaf_end);
     return s;
+  }
+  // The nodes and leaves of span s replaced by x's (the tail moves by the difference).
+  COTILE_HD constexpr void splice(const Span& s, const Tree& x) {
+    const int dn = x.nodes_ - (s.node_end - s.node_begin), dl = x.leaves_ - (s.leaf_end - s.leaf_begin);
+    if (nodes_ + dn > MaxNodes || leaves_ + dl > MaxLeaves)
+      fail("capacity", "too many integers in one tuple", "cotile values hold at most 64 leaves per tuple");
+    if (dn > 0)
+      for (int k = nodes_ - 1; k >= s.node_end; --k) code_[k + dn] = code_[k];
+    else if (dn < 0)
+      for (int k = s.node_end; k < nodes_; ++k) code_[k + dn] = code_[k];
+    if (dl > 0)
+      for (int k = leaves_ - 1; k >= s.leaf_end; --k) leaf_[k + dl] = leaf_[k];
+    else if (dl < 0)
+      for (int k = s.leaf_end; k < leaves_; ++k) leaf_[k + dl] = leaf_[k];
+    for (int k = 0; k < x.nodes_; ++k) code_[s.node_begin + k] = x.code_[k];
+    for (int k = 0; k < x.leaves_; ++k) leaf_[s.leaf_begin + k] = x.leaf_[k];
+    // Slots the tail left are cleared: unused slots stay zero (a constant-evaluated value may not
+    // keep, there, a symbolic leaf's pointer to its tape).
+    for (int k = nodes_ + dn; k < nodes_; ++k) code_[k] = 0;
+    for (int k = leaves_ + dl; k < leaves_; ++k) leaf_[k] = Leaf{};
+    nodes_ = uint8_t(nodes_ + dn);
+    leaves_ = uint8_t(leaves_ + dl);
   }
   COTILE_HD constexpr Tree sub(const Span& s) const {
     Tree t;
