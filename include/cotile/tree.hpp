@@ -45,9 +45,7 @@ class Tree {
       if (i != 0) fail("get", "mode index out of range for an integer (rank 1)", nullptr, arg("index", i));
       return *this;
     }
-    if (i < 0 || i >= rank()) fail("get", "mode index out of range", nullptr, arg("index", i), arg("rank", rank()));
-    Span s = child_span(i);
-    return sub(s);
+    return sub(mode_span(i));
   }
 
   // The integer that mode i is (get(i).value() without building the mode); mode i must be a leaf.
@@ -56,23 +54,13 @@ class Tree {
       if (i != 0) fail("get", "mode index out of range for an integer (rank 1)", nullptr, arg("index", i));
       return leaf_[0];
     }
-    if (i < 0 || i >= rank()) fail("get", "mode index out of range", nullptr, arg("index", i), arg("rank", rank()));
-    const Span s = child_span(i);
+    const Span s = mode_span(i);
     if (code_[s.node_begin] >= 0) fail("get", "the mode is a tuple, not an integer", nullptr, arg("index", i));
     return leaf_[s.leaf_begin];
   }
 
   // Append x as a new last mode of this tuple.
-  COTILE_HD constexpr void push_back(const Tree& x) {
-    if (is_leaf()) fail("append", "cannot append a mode to an integer; wrap it in a tuple first", nullptr);
-    if (nodes_ + x.nodes_ > MaxNodes || leaves_ + x.leaves_ > MaxLeaves || code_[0] == 127)
-      fail("capacity", "too many integers in one tuple", "cotile values hold at most 64 leaves per tuple");
-    for (int k = 0; k < x.nodes_; ++k) code_[nodes_ + k] = x.code_[k];
-    for (int k = 0; k < x.leaves_; ++k) leaf_[leaves_ + k] = x.leaf_[k];
-    nodes_ = uint8_t(nodes_ + x.nodes_);
-    leaves_ = uint8_t(leaves_ + x.leaves_);
-    code_[0] = int8_t(code_[0] + 1);
-  }
+  COTILE_HD constexpr void push_back(const Tree& x) { insert_mode(is_leaf() ? 0 : rank(), x); }
 
   // Mode i replaced by x, in place: the later modes' codes and leaves move, nothing else is built.
   COTILE_HD constexpr void replace_mode(int i, const Tree& x) {
@@ -142,6 +130,11 @@ class Tree {
       }
     }
     return Span{n, k, l, leaves};
+  }
+  // The span of mode i of a tuple (i in range, checked).
+  COTILE_HD constexpr Span mode_span(int i) const {
+    if (i < 0 || i >= rank()) fail("get", "mode index out of range", nullptr, arg("index", i), arg("rank", rank()));
+    return child_span(i);
   }
   COTILE_HD constexpr Span child_span(int i) const {
     Span s{1, 1, 0, 0};
