@@ -74,28 +74,45 @@ struct DecodeCta {
     return tiles > warp ? (tiles - warp + kWarps - 1) / kWarps : 0;
   }
 
+  // Paged caches: the page of each of the warp's tiles. Pages under 64 rows: loaded 32 tiles
+  // ahead (tiles.cuh, TilePages); larger pages: loaded at the tile (the block load measured up
+  // to 8% slower there; docs/design/decode.md, "Tiling").
+  TilePages tile_pages;
+  __device__ int32_t page_entry(int t) const {
+    const int n = tile_row(t);
+    return n < hi ? rows.pages[n >> rows.log2_page] : 0;
+  }
+  __device__ auto page_entries() const {
+    return [this](int t) { return page_entry(t); };
+  }
+  __device__ __forceinline__ int32_t page_of_tile(int t) {
+    return rows.log2_page < 6 ? tile_pages.page(t, page_entries(), lane) : page_entry(t);
+  }
+
   // Issue the cp.async of the warp's tile t (rows tile_row(t) ...) into stage s; rows
-  // past hi are zero-filled without being read.
-  __device__ void issue_tile(const Copy& lc, int t, int s) const {
-    if (rows.pages) issue_rows<true>(lc, t, s);  // CTA-uniform
-    else issue_rows<false>(lc, t, s);
+  // past hi are zero-filled without being read. Tiles are issued in order, t = 0, 1, 2, ...
+  __device__ void issue_tile(const Copy& lc, int t, int s) {
+    if (rows.pages) issue_rows<true>(lc, t, s, page_of_tile(t));  // CTA-uniform
+    else issue_rows<false>(lc, t, s, 0);
   }
   // One 16-byte K/V copy (zero fill unless pred), with the CTA's L2 policy.
   __device__ __forceinline__ void copy_kv(uint8_t* dst, const uint8_t* src, bool pred) const {
     arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(dst, src, pred, kv_policy);
   }
   template <bool Paged>
-  __device__ __forceinline__ void issue_rows(const Copy& lc, int t, int s) const {
+  __device__ __forceinline__ void issue_rows(const Copy& lc, int t, int s, int32_t page) const {
     uint8_t* sk = stage_k(s);
     uint8_t* sv = sk + C::kTile;
     const int n0 = tile_row(t);
     const bool appended_here = unsigned(rows.appended - n0) < unsigned(kRows);  // warp-uniform
-    // Most tiles: 16 cache rows in one page (or a contiguous cache): one row address per lane, the
-    // other copies at fixed row steps from it (fewer instructions: fp8 caches are issue-bound).
+    // Most tiles: 16 cache rows in one page (`page`) or a contiguous cache: one row address per
+    // lane, the other copies at fixed row steps from it (fewer instructions: fp8 caches are
+    // issue-bound).
     const bool whole = n0 + kRows <= hi && !appended_here &&
                        (!Paged || (n0 >> rows.log2_page) == ((n0 + kRows - 1) >> rows.log2_page));  // warp-uniform
     if (whole) {
-      RowAddress a = rows.cache<Paged>(n0 + lc.row[0]);
+      const int n = n0 + lc.row[0];
+      RowAddress a = Paged ? rows.in_page(page, n & ((1 << rows.log2_page) - 1)) : rows.cache<false>(n);
       a = RowAddress{a.k + lc.byte, a.v + lc.byte}.opaque();
 #pragma unroll
       for (int j = 0; j < Copy::kCopies; ++j) {
@@ -346,6 +363,7 @@ struct DecodeCta {
     const int my_tiles = my_tile_count();
     const Copy lc = Copy::of_lane(lane);
     kv_policy = arch::l2_policy(p.m_tiles == 1);  // several m-tiles read the same K/V (the others hit L2)
+    if (rows.pages && rows.log2_page < 6) tile_pages.start(page_entries(), lane);
 #pragma unroll 1
     for (int t = 0; t < kStages - 1; ++t) {
       if (t < my_tiles) issue_tile(lc, t, t);

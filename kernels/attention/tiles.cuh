@@ -302,12 +302,15 @@ struct KvRows {
     r.appended = p.k_new ? seqlen : -1;
     return r;
   }
+  // Row `row` of page `page` (paged caches).
+  __device__ __forceinline__ RowAddress in_page(int32_t page, int row) const {
+    return {k + int64_t(page) * k_sp + int64_t(row) * k_sn, v + int64_t(page) * v_sp + int64_t(row) * v_sn};
+  }
   // Row n in the cache (where the appended token is stored, too); Paged: whether pages is set.
   template <bool Paged>
   __device__ __forceinline__ RowAddress cache(int n) const {
     if constexpr (Paged) {
-      const int32_t page = pages[n >> log2_page], row = n & ((1 << log2_page) - 1);
-      return {k + int64_t(page) * k_sp + int64_t(row) * k_sn, v + int64_t(page) * v_sp + int64_t(row) * v_sn};
+      return in_page(pages[n >> log2_page], n & ((1 << log2_page) - 1));
     } else {
       return {k + int64_t(n) * k_sn, v + int64_t(n) * v_sn};
     }
@@ -317,6 +320,26 @@ struct KvRows {
   template <bool Paged>
   __device__ __forceinline__ RowAddress attended(int n) const {
     return n == appended ? RowAddress{k_new, v_new} : cache<Paged>(n);
+  }
+};
+
+// A warp's page-table entries for its K/V tiles, asked for in issue order (t = 0, 1, 2, ...): lane
+// i holds the page of tile 32k + i of the current block k, and block k + 1's entries are loaded
+// when block k starts, 32 tiles before their first use. So a tile's copies wait for a shuffle,
+// not for a load in their issue path (with 16-row pages, 10-17% of an fp8 call's time: measured in
+// docs/design/decode.md, "Tiling"). entry(T): the lane's load for tile T (0 past the warp's
+// tiles). The whole warp calls page().
+struct TilePages {
+  int32_t now, next;
+  int block;
+  template <class Entry>
+  __device__ void start(const Entry& entry, int lane) {
+    block = 0, now = entry(lane), next = entry(32 + lane);
+  }
+  template <class Entry>
+  __device__ __forceinline__ int32_t page(int t, const Entry& entry, int lane) {
+    if (t >> 5 != block) block = t >> 5, now = next, next = entry(32 * (block + 1) + lane);
+    return __shfl_sync(0xffffffffu, now, t & 31);
   }
 };
 

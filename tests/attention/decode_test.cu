@@ -434,6 +434,14 @@ int main(int argc, char** argv) {
     c.late_writes = true;
     run_case(c);
   }
+  // Pages of 32 and 64 rows (a page-table entry per 2 and per 4 tiles; the entries of pages under
+  // 64 rows loaded 32 tiles a warp at a time, tiles.cuh TilePages): one split, so each warp crosses
+  // several blocks of 32 tiles.
+  for (int page : {32, 64}) {
+    Case c{2, quick ? 4000 : 20001, 4, 128, 2, Cache::kPaged, page, false, true, COTILE_BF16, COTILE_E4M3, COTILE_BF16};
+    c.splits = 1;
+    run_case(c);
+  }
   if (!quick) {
     // More than 2^31 elements per cache tensor: 64-bit offsets (B=1, Hkv=8, N=2^20+17, D=256, fp8).
     Case big{1, (1 << 20) + 17, 1, 256, 8, Cache::kBNHD, 0, false, true, COTILE_F16, COTILE_E4M3, COTILE_BF16};
