@@ -192,32 +192,6 @@ struct DecodeCta {
 
   // ---- computing ----------------------------------------------------------------------------
 
-  // Scaling: the scores as base-2 logits, y = log2(e) x with x = x_scale (q . k); soft-capped,
-  // y = log2(e) cap tanh(x / cap) (y_scale, y_cap as the main loop computes them). One branch a
-  // tile, not a score.
-  __device__ __forceinline__ static void to_base2(float (&s)[2][4], bool capped, float y_scale, float y_cap) {
-    if (capped) {
-#pragma unroll
-      for (int nt = 0; nt < 2; ++nt)
-#pragma unroll
-        for (int i = 0; i < 4; ++i) s[nt][i] = y_cap * tanhf(s[nt][i] * y_scale);
-    } else {
-#pragma unroll
-      for (int nt = 0; nt < 2; ++nt)
-#pragma unroll
-        for (int i = 0; i < 4; ++i) s[nt][i] *= y_scale;
-    }
-  }
-  // Masking: in the tile of K rows n0 .. n0 + 15, the scores of rows hi and after (past the
-  // sequence's end) are -inf; element i of n8 tile nt scores the row of S's column of it.
-  __device__ __forceinline__ static void mask_past(float (&s)[2][4], const SAcc& s_at, int n0, int hi) {
-#pragma unroll
-    for (int nt = 0; nt < 2; ++nt)
-#pragma unroll
-      for (int i = 0; i < 4; ++i)
-        if (n0 + s_at.column + SAcc::column_step(i, nt) >= hi) s[nt][i] = -INFINITY;
-  }
-
   // s[nt] = Q K^T for the 16 K rows of the tile at sk: n8 tile nt = rows 8nt..8nt+7. Even and
   // odd k-steps accumulate separately (two dependency chains per tile), then add.
   __device__ void scores(const uint8_t* sk, const uint32_t (&qa)[D / 16][4], float (&s)[2][4]) const {
@@ -408,7 +382,7 @@ struct DecodeCta {
       to_base2(s, capped, y_scale, y_cap);
       const int n0 = tile_row(t);
       if (n0 + kRows > hi) [[unlikely]]
-        mask_past(s, s_at, n0, hi);  // warp-uniform: a sequence's last tile
+        s_at.mask_past(s, n0, hi);  // warp-uniform: a sequence's last tile
       // The online softmax's update (softmax.cuh): the rows' reference moves (and O is rescaled)
       // only when a lane's score exceeds the row's max by more than kLazyRescale, which a warp
       // vote on the lanes' own scores decides; most tiles skip the rows' cross-lane max.

@@ -51,6 +51,24 @@ __device__ __forceinline__ RowResult result(float m, float l) {
   return {l > 0.0f ? 1.0f / l : 0.0f, l > 0.0f ? m + log2f(l) : -INFINITY};
 }
 
+// Scaling: a warp's scores as base-2 logits, y = log2(e) x with x = x_scale (q . k); soft-capped,
+// y = log2(e) cap tanh(x / cap) (y_scale = x_scale log2(e), or x_scale / cap when capped;
+// y_cap = cap log2(e)). One branch a tile, not a score.
+template <int T>
+__device__ __forceinline__ void to_base2(float (&s)[T][4], bool capped, float y_scale, float y_cap) {
+  if (capped) {
+#pragma unroll
+    for (int nt = 0; nt < T; ++nt)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) s[nt][i] = y_cap * tanhf(s[nt][i] * y_scale);
+  } else {
+#pragma unroll
+    for (int nt = 0; nt < T; ++nt)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) s[nt][i] *= y_scale;
+  }
+}
+
 // One row's running state in a warp's main loop (O lives in the MMA accumulators beside it).
 struct SoftmaxRow {
   float max = -INFINITY;  // m: the row's max as of its last rescale

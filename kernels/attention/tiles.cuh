@@ -144,6 +144,15 @@ struct Accumulators {
     const auto c = coords(lane);
     return {int(ct::get<0>(c(0, 0, 0))), int(ct::get<1>(c(0, 0, 0)))};
   }
+  // Masking, for scores whose column c is K row n0 + c: the scores of rows hi and after (past the
+  // sequence's end) are -inf.
+  __device__ __forceinline__ void mask_past(float (&s)[N / 8][4], int n0, int hi) const {
+#pragma unroll
+    for (int nt = 0; nt < N / 8; ++nt)
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        if (n0 + column + column_step(i, nt) >= hi) s[nt][i] = -INFINITY;
+  }
 };
 // P = softmax(S) feeds P V as the MMA's A operand straight from S's accumulators: lane l's A
 // fragment of a 16 x 16 tile holds the same (row, column)s as its accumulators of that tile, in
