@@ -74,9 +74,8 @@ struct DecodeCta {
     return tiles > warp ? (tiles - warp + kWarps - 1) / kWarps : 0;
   }
 
-  // Paged caches: the page of each of the warp's tiles. Pages under 64 rows: loaded 32 tiles
-  // ahead (tiles.cuh, TilePages); larger pages: loaded at the tile (the block load measured up
-  // to 8% slower there; docs/design/decode.md, "Tiling").
+  // Paged caches: the page of each of the warp's tiles, loaded 32 tiles ahead for small pages
+  // (TilePages::kLog2PageLimit), else at the tile.
   TilePages tile_pages;
   __device__ int32_t page_entry(int t) const {
     const int n = tile_row(t);
@@ -86,7 +85,7 @@ struct DecodeCta {
     return [this](int t) { return page_entry(t); };
   }
   __device__ __forceinline__ int32_t page_of_tile(int t) {
-    return rows.log2_page < 6 ? tile_pages.page(t, page_entries(), lane) : page_entry(t);
+    return rows.log2_page < TilePages::kLog2PageLimit ? tile_pages.page(t, page_entries(), lane) : page_entry(t);
   }
 
   // Issue the cp.async of the warp's tile t (rows tile_row(t) ...) into stage s; rows
@@ -112,7 +111,7 @@ struct DecodeCta {
                        (!Paged || (n0 >> rows.log2_page) == ((n0 + kRows - 1) >> rows.log2_page));  // warp-uniform
     if (whole) {
       const int n = n0 + lc.row[0];
-      RowAddress a = Paged ? rows.in_page(page, n & ((1 << rows.log2_page) - 1)) : rows.cache<false>(n);
+      RowAddress a = Paged ? rows.in_page(page, n) : rows.cache<false>(n);
       a = RowAddress{a.k + lc.byte, a.v + lc.byte}.opaque();
 #pragma unroll
       for (int j = 0; j < Copy::kCopies; ++j) {
@@ -337,7 +336,7 @@ struct DecodeCta {
     const int my_tiles = my_tile_count();
     const Copy lc = Copy::of_lane(lane);
     kv_policy = arch::l2_policy(p.m_tiles == 1);  // several m-tiles read the same K/V (the others hit L2)
-    if (rows.pages && rows.log2_page < 6) tile_pages.start(page_entries(), lane);
+    if (rows.pages && rows.log2_page < TilePages::kLog2PageLimit) tile_pages.start(page_entries(), lane);
 #pragma unroll 1
     for (int t = 0; t < kStages - 1; ++t) {
       if (t < my_tiles) issue_tile(lc, t, t);

@@ -311,15 +311,16 @@ struct KvRows {
     r.appended = p.k_new ? seqlen : -1;
     return r;
   }
-  // Row `row` of page `page` (paged caches).
-  __device__ __forceinline__ RowAddress in_page(int32_t page, int row) const {
+  // Row n in the cache when it lies in page `page` (paged caches).
+  __device__ __forceinline__ RowAddress in_page(int32_t page, int n) const {
+    const int row = n & ((1 << log2_page) - 1);
     return {k + int64_t(page) * k_sp + int64_t(row) * k_sn, v + int64_t(page) * v_sp + int64_t(row) * v_sn};
   }
   // Row n in the cache (where the appended token is stored, too); Paged: whether pages is set.
   template <bool Paged>
   __device__ __forceinline__ RowAddress cache(int n) const {
     if constexpr (Paged) {
-      return in_page(pages[n >> log2_page], n & ((1 << log2_page) - 1));
+      return in_page(pages[n >> log2_page], n);
     } else {
       return {k + int64_t(n) * k_sn, v + int64_t(n) * v_sn};
     }
@@ -339,6 +340,9 @@ struct KvRows {
 // docs/design/decode.md, "Tiling"). entry(T): the lane's load for tile T (0 past the warp's
 // tiles). The whole warp calls page().
 struct TilePages {
+  // Used for pages of fewer than 2^kLog2PageLimit rows; larger pages load the entry at the tile
+  // (the block load measured up to 8% slower there: docs/design/decode.md, "Tiling").
+  static constexpr int kLog2PageLimit = 6;
   int32_t now, next;
   int block;
   template <class Entry>
