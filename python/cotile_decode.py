@@ -1,11 +1,13 @@
 """cotile GQA decode attention from PyTorch, through the C ABI (kernels/attention/decode.h) and ctypes.
 
     plan = DecodePlan(batch, heads_q, heads_kv, head_dim, max_kv_len,
-                      q_dtype=torch.float16, kv_dtype=torch.float16, o_dtype=torch.float16)
+                      q_dtype=torch.float16, kv_dtype=torch.float16, o_dtype=torch.float16, kv_layout="NHD")
     out, lse = plan.run(q, k_cache, v_cache, seqlen_kv)          # no host synchronization
 
 Caches: contiguous [Bc, N, Hkv, D] (kv_layout="NHD") or [Bc, Hkv, N, D] ("HND"), any strides with the
-last one 1; or paged [pages, page_size, Hkv, D] with page_table [B, pages_per_seq] (int32).
+last one 1; or paged [pages, page_size, Hkv, D] with page_table [B, pages_per_seq] (int32). A plan told
+the layout (kv_layout="NHD", paged caches too, or "HND") checks that every run passes it, and for "NHD" may
+run fp8 caches of head_dim 64 two KV heads a CTA (plan.kv_heads_per_cta; kernels/attention/plan.hpp).
 Every argument is checked before the launch; a wrong one raises ValueError/TypeError naming it.
 The library is build/lib/libcotile_attention.so, or the path in COTILE_ATTENTION_LIB. Beside it,
 _cotile_decode_ext (python/decode_ext, built where PyTorch is installed) launches calls whose
@@ -33,12 +35,14 @@ c_i32, c_i64, c_u64, c_f32, c_p = ctypes.c_int32, ctypes.c_int64, ctypes.c_uint6
 
 class _Shape(ctypes.Structure):
     _fields_ = [("batch", c_i64), ("heads_q", c_i64), ("heads_kv", c_i64), ("head_dim", c_i64), ("max_kv_len", c_i64),
-                ("q_type", c_i32), ("kv_type", c_i32), ("o_type", c_i32), ("device", c_i32), ("splits", c_i32)]
+                ("q_type", c_i32), ("kv_type", c_i32), ("o_type", c_i32), ("device", c_i32), ("splits", c_i32),
+                ("kv_heads_per_cta", c_i32), ("kv_layout", c_i32)]
 
 
 class _Plan(ctypes.Structure):
     _fields_ = [("shape", _Shape), ("group", c_i32), ("m_tiles", c_i32), ("splits", c_i32), ("grid", c_i32),
                 ("ctas_per_sm", c_i32), ("sms", c_i32), ("cluster", c_i32), ("stagger_cycles", c_i32), ("smem_bytes", c_i32),
+                ("kv_heads_per_cta", c_i32),
                 ("workspace_bytes", c_u64)]
 
 
@@ -140,7 +144,7 @@ class DecodePlan:
     """A plan for one batch shape: the split-KV count, the grid and a zeroed workspace."""
 
     def __init__(self, batch, heads_q, heads_kv, head_dim, max_kv_len, q_dtype=torch.float16, kv_dtype=torch.float16,
-                 o_dtype=torch.float16, device=None, splits=0):
+                 o_dtype=torch.float16, device=None, splits=0, kv_layout=None, kv_heads_per_cta=0):
         self.device = torch.device(device) if device is not None else torch.device("cuda", torch.cuda.current_device())
         if self.device.type != "cuda":
             raise ValueError(f"device: {self.device} is not a CUDA device")
@@ -149,12 +153,17 @@ class DecodePlan:
         if o_dtype not in (torch.float16, torch.bfloat16):
             raise TypeError(f"o_dtype: {o_dtype}; the output is float16 or bfloat16")
         self.q_dtype, self.kv_dtype, self.o_dtype = q_dtype, kv_dtype, o_dtype
+        layouts = {None: 0, "NHD": 1, "HND": 2}
+        if kv_layout not in layouts:
+            raise ValueError(f"kv_layout: {kv_layout!r}, expected None (any), 'NHD' (paged caches too) or 'HND'")
         shape = _Shape(batch, heads_q, heads_kv, head_dim, max_kv_len, _dtype_code("q_dtype", q_dtype),
-                       _dtype_code("kv_dtype", kv_dtype), _DTYPES[o_dtype], self.device.index, splits)
+                       _dtype_code("kv_dtype", kv_dtype), _DTYPES[o_dtype], self.device.index, splits,
+                       kv_heads_per_cta, layouts[kv_layout])
         self._plan = _Plan()
         _check(_library().cotile_decode_plan(ctypes.byref(shape), ctypes.byref(self._plan)), "cotile_decode_plan")
         self.batch, self.heads_q, self.heads_kv, self.head_dim = batch, heads_q, heads_kv, head_dim
         self.splits, self.grid, self.cluster = self._plan.splits, self._plan.grid, self._plan.cluster
+        self.kv_heads_per_cta = self._plan.kv_heads_per_cta  # 2: pairs of KV heads a CTA
         self.ctas_per_sm, self.sms, self.stagger_cycles = self._plan.ctas_per_sm, self._plan.sms, self._plan.stagger_cycles
         self.smem_bytes = self._plan.smem_bytes  # > the kernel's need: a solo launch (one CTA an SM, plan.hpp)
         self.workspace = torch.zeros(max(1, self._plan.workspace_bytes) + 256, dtype=torch.uint8, device=self.device)

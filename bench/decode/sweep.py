@@ -36,7 +36,8 @@ Oracle (cotile rows): every forced split count (models.oracle_candidates: 1, 2, 
 24, 32, 48, 64, 96, 128 up to the plan's cap min(128, ceil(N / 64)), grids of at most 16 CTAs an
 SM, and the plan's own) timed under (a) (5 calls) and (b) (3 replays); the best of each mode, and
 the plan's time (its row's a_us, b_us) over it (plan_vs_oracle_{a,b}; target <= 1.05); column
-`oracle` lists every count's a/b times (`c`: merged in a cluster).
+`oracle` lists every count's a/b times (`c`: merged in a cluster). Plans are told the cache's
+layout (paged: NHD, contiguous: HND), so they may pair KV heads (`p` in the table's split column).
 Host cost: DecodePlan.run's host time (time.perf_counter over batches of 50 calls with the GPU
 otherwise idle, synchronized between batches), contiguous and paged, B = 1 (target <= 10 us).
 Correctness: each cotile case once against an fp32 reference on its first two sequences (relative
@@ -67,7 +68,7 @@ torch = F = cotile_decode = None  # imported by gpu_imports(), so that --list ne
 
 FIELDS = ["label", "models", "Hq", "Hkv", "D", "G", "B", "N", "kv", "layout", "page_size", "kv_MiB", "kv16_MiB", "kernel",
           "status", "a_us", "a_worst_us", "b_us", "c_us", "pct_read_a", "pct_read_b", "pct_read_c", "graphed",
-          "calls_per_graph", "copies", "splits", "cluster", "grid", "rel_err", "oracle_a_splits", "oracle_a_us",
+          "calls_per_graph", "copies", "splits", "cluster", "kv_heads_per_cta", "grid", "rel_err", "oracle_a_splits", "oracle_a_us",
           "plan_vs_oracle_a", "oracle_b_splits", "oracle_b_us", "plan_vs_oracle_b", "oracle", "probe_TBps"]
 SDPA = (("cudnn", "CUDNN_ATTENTION"), ("flash", "FLASH_ATTENTION"), ("efficient", "EFFICIENT_ATTENTION"), ("math", "MATH"))
 MAX_REL_ERR = 2e-2
@@ -247,7 +248,7 @@ def make_inputs(case, copies):
 def cotile_calls(case, inp, splits=0):
     kv_dtype = torch.bfloat16 if case.kv == "bf16" else torch.float8_e4m3fn
     plan = cotile_decode.DecodePlan(case.B, case.Hq, case.Hkv, case.D, case.N, q_dtype=torch.bfloat16, kv_dtype=kv_dtype,
-                                    o_dtype=torch.bfloat16, splits=splits)
+                                    o_dtype=torch.bfloat16, splits=splits, kv_layout="NHD" if case.paged else "HND")
     kw = dict(page_table=inp.page_table) if case.paged else dict(kv_layout="HND")
     return plan, [lambda i=i: plan.run(inp.qs[i], inp.ks[i], inp.vs[i], inp.seqlen, out=inp.outs[i], k_scale=inp.scale,
                                        v_scale=inp.scale, **kw) for i in range(inp.copies)]
@@ -281,7 +282,7 @@ def rel_error(case, inp, call):
 
 def oracle(case, inp, tm, plan, n_calls):
     """The oracle's columns: each forced split count under (a) and (b), the best of each."""
-    units = case.B * case.Hkv * -(-case.G // 16)
+    units = plan.grid // plan.splits  # (b, KV head or pair, m-tile)
     times = {}
     for s in M.oracle_candidates(case.N, units, plan.splits, plan.sms):
         try:
@@ -367,7 +368,8 @@ def run_case(case, args, tm, flex, probe, log):
         try:
             if kern == "cotile":
                 plan, calls = cotile_calls(case, inp)
-                row.update(splits=plan.splits, cluster=plan.cluster, grid=plan.grid, rel_err=rel_error(case, inp, calls[0]))
+                row.update(splits=plan.splits, cluster=plan.cluster, kv_heads_per_cta=plan.kv_heads_per_cta, grid=plan.grid,
+                           rel_err=rel_error(case, inp, calls[0]))
                 row.update(tm.all_modes(calls, copies, args.reps))
                 if not args.no_oracle:
                     row.update(oracle(case, inp, tm, plan, row["calls_per_graph"]))
@@ -438,7 +440,7 @@ def case_line(case_rows, idx):
     tb = [idx.best_torch(r, m)[0] for m in "ab"]
     r16 = idx.sixteen_bit(r) if r["kv"] != "bf16" else None
     x16 = [sweep_targets.ratio(r16.get(f"{m}_us"), r[f"{m}_us"]) if r16 else None for m in "ab"]
-    spl = f"{r['splits']}{'c' if r['cluster'] > 1 else ''}"
+    spl = f"{r['splits']}{'c' if r['cluster'] > 1 else ''}{'p' if str(r.get('kv_heads_per_cta')) == '2' else ''}"
     line = (f"{name:<56} {r['kv_MiB']:>7.1f} {spl:>4} | {r['a_us']:>8.2f} {r['b_us']:>8.2f} {r['c_us']:>8.2f} | "
             + " ".join(fmt(r.get(f"pct_read_{m}"), "5.1f") for m in "abc") + " | "
             + " ".join(fmt(t, "8.2f") for t in tb) + " | "

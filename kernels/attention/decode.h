@@ -18,6 +18,10 @@ extern "C" {
 
 typedef enum { COTILE_F16 = 0, COTILE_BF16 = 1, COTILE_E4M3 = 2, COTILE_E5M2 = 3 } cotile_dtype;
 
+/* How the cache's rows lie, as a plan may be told: any (not told), NHD ([.., N, Hkv, D], paged or not: a row's
+ * heads adjacent, stride_h = head_dim) or HND ([.., Hkv, N, D]: a head's rows adjacent, stride_n = head_dim). */
+typedef enum { COTILE_KV_ANY = 0, COTILE_KV_NHD = 1, COTILE_KV_HND = 2 } cotile_kv_layout;
+
 typedef enum {
   COTILE_OK = 0,
   COTILE_ERROR_INVALID_ARGUMENT = 1, /* a size, stride, pointer or alignment is wrong: see the message */
@@ -33,6 +37,10 @@ typedef struct {
   int32_t q_type, kv_type, o_type;            /* cotile_dtype; o_type F16 or BF16 */
   int32_t device;                             /* CUDA device ordinal the plan is for */
   int32_t splits;                             /* 0: the plan chooses the KV splits; else use this many (1..128) */
+  int32_t kv_heads_per_cta;                   /* 0: the plan chooses (plan.kv_heads_per_cta); else 1, or 2 where
+                                                 pairs are possible (fp8 cache, head_dim 64, G <= 8, even heads_kv) */
+  int32_t kv_layout; /* cotile_kv_layout the runs will pass (checked by cotile_decode_run); NHD lets the plan pair
+                        KV heads where that reads longer rows (plan.hpp, pair_heads); ANY: never paired by choice */
 } cotile_decode_shape_t;
 
 typedef struct {
@@ -53,6 +61,8 @@ typedef struct {
   int32_t smem_bytes;       /* dynamic shared memory of each CTA: what the kernel needs, or more (fp8 grids of one
                                 CTA on most SMs) to keep the launch at one CTA an SM, which then lets the next
                                 kernel start early (plan.hpp, solo_launch); never less than the kernel needs */
+  int32_t kv_heads_per_cta; /* 1, or 2: two KV heads of head_dim 64 share each CTA, read as one row of 128 elements
+                                (fp8 caches: 128-byte rows instead of 64; plan.hpp, pair_heads) */
   uint64_t workspace_bytes; /* device memory run needs; zero it once before the first run */
 } cotile_decode_plan_t;
 

@@ -63,6 +63,18 @@ KernelInfo kernel_for(int64_t d, int32_t kv) {
   }
 }
 
+// The heads as the kernel sees them: kv_heads_per_cta = 2 launches the head_dim-128 kernel on
+// heads_kv / 2 pairs of 2G query rows (plan.hpp, pair_heads; Params::pair_rows).
+struct LaunchHeads {
+  int64_t heads_kv, group, head_dim, m_tiles;
+  static LaunchHeads of(const cotile_decode_shape_t& s, int64_t per_cta) {
+    const int64_t g = s.heads_q / s.heads_kv;
+    LaunchHeads l{s.heads_kv / per_cta, g * per_cta, s.head_dim * per_cta, 0};
+    l.m_tiles = (l.group + kRows - 1) / kRows;
+    return l;
+  }
+};
+
 // The launch through the driver's cuLaunchKernelEx, found once through the runtime, with each
 // kernel's CUfunction found once: less host time a call than cudaLaunchKernelExC, which resolves
 // the kernel and translates the configuration on every launch (bench/decode/host_cost.cu measures
@@ -190,7 +202,18 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   if (s.splits < 0 || s.splits > kMaxSplits)
     return fail(COTILE_ERROR_INVALID_ARGUMENT,
                 "cotile_decode_plan: splits = %d must be 0 (chosen by the plan) or 1 to %d", s.splits, kMaxSplits);
-  const KernelInfo k = kernel_for(s.head_dim, s.kv_type);
+  if (s.kv_layout < COTILE_KV_ANY || s.kv_layout > COTILE_KV_HND)
+    return fail(COTILE_ERROR_INVALID_ARGUMENT,
+                "cotile_decode_plan: kv_layout = %d must be COTILE_KV_ANY (0), COTILE_KV_NHD (1) or COTILE_KV_HND (2)",
+                s.kv_layout);
+  if (s.kv_heads_per_cta < 0 || s.kv_heads_per_cta > 2)
+    return fail(COTILE_ERROR_INVALID_ARGUMENT,
+                "cotile_decode_plan: kv_heads_per_cta = %d must be 0 (chosen by the plan), 1 or 2", s.kv_heads_per_cta);
+  if (s.kv_heads_per_cta == 2 && !can_pair_heads(s.heads_kv, group, s.head_dim, dtype_bytes(s.kv_type)))
+    return fail(COTILE_ERROR_UNSUPPORTED,
+                "cotile_decode_plan: kv_heads_per_cta = 2 with head_dim = %lld, kv_type = %s, G = %lld, heads_kv = "
+                "%lld; pairs need an fp8 cache, head_dim 64, G <= 8 and an even heads_kv",
+                (long long)s.head_dim, dtype_name(s.kv_type), (long long)group, (long long)s.heads_kv);
   // Plan for s.device, then give the caller back its current device.
   int caller_device = 0;
   COTILE_CUDA_TRY(cudaGetDevice(&caller_device), "cotile_decode_plan: device");
@@ -198,6 +221,16 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   COTILE_CUDA_TRY(cudaSetDevice(s.device), "cotile_decode_plan: device");
   int sms = 0;
   COTILE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s.device), "cotile_decode_plan");
+  // Pairs by choice only where a pair's two heads are adjacent in each row (NHD): measured on
+  // [B, Hkv, N, D] caches they lose (plan.hpp, pair_heads).
+  const int per_cta =
+      s.kv_heads_per_cta > 0 ? s.kv_heads_per_cta
+      : COTILE_DECODE_PAIR_HEADS && s.kv_layout == COTILE_KV_NHD &&
+              pair_heads(s.batch, s.heads_kv, group, s.head_dim, dtype_bytes(s.kv_type), s.max_kv_len, sms)
+          ? 2
+          : 1;
+  const LaunchHeads lh = LaunchHeads::of(s, per_cta);
+  const KernelInfo k = kernel_for(lh.head_dim, s.kv_type);
   // The kernel's limit covers a solo launch of any plan (plan.hpp, solo_launch), so that planning
   // another shape never takes away what an earlier plan launches with.
   int sm_smem = 0;
@@ -216,8 +249,8 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   if (per_sm < 1)
     return fail(COTILE_ERROR_UNSUPPORTED,
                 "cotile_decode_plan: the kernel does not fit on this device (%d bytes of shared memory)", k.smem);
-  const int64_t m_tiles = (group + kRows - 1) / kRows;
-  const int64_t units = s.batch * s.heads_kv * m_tiles;
+  const int64_t m_tiles = lh.m_tiles;
+  const int64_t units = s.batch * lh.heads_kv * m_tiles;
   // A solo launch (plan.hpp, solo_launch) needs the reservation to leave one CTA an SM; the plan
   // models the clusters resident at the shared memory each launch asks for.
   int alone = 0;
@@ -229,14 +262,14 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
     machine.solo = true;
     machine.solo_clusters = cluster_slots(k, sms, solo_bytes);
   }
-  const Work work = Work::of(units, s.max_kv_len, s.head_dim, dtype_bytes(s.kv_type), group);
+  const Work work = Work::of(units, s.max_kv_len, lh.head_dim, dtype_bytes(s.kv_type), lh.group);
   const SplitChoice choice = s.splits > 0 ? choose_merge(machine, work, s.splits) : choose_splits(machine, work);
   const int splits = choice.splits;
   const int64_t grid = units * splits;
   if (s.batch > INT_MAX / s.heads_kv || grid > INT_MAX)
     return fail(COTILE_ERROR_UNSUPPORTED,
                 "cotile_decode_plan: %lld CTAs (batch %lld x heads_kv %lld x m-tiles %lld x splits %d) exceed 2^31 - 1",
-                (long long)grid, (long long)s.batch, (long long)s.heads_kv, (long long)m_tiles, splits);
+                (long long)grid, (long long)s.batch, (long long)lh.heads_kv, (long long)m_tiles, splits);
   *plan = {};
   plan->shape = s;
   plan->group = int32_t(group);
@@ -250,13 +283,14 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   COTILE_CUDA_TRY(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, s.device), "cotile_decode_plan: clock rate");
   plan->stagger_cycles = int32_t(stagger_cycles(grid, sms, per_sm, clock_khz));
   plan->smem_bytes = choice.solo ? solo_bytes : k.smem;
-  plan->workspace_bytes = workspace_layout(units, splits, s.head_dim, plan->cluster).total;
+  plan->kv_heads_per_cta = per_cta;
+  plan->workspace_bytes = workspace_layout(units, splits, lh.head_dim, plan->cluster).total;
   return ok();
 }
 
 extern "C" int32_t cotile_decode_resident_clusters(const cotile_decode_plan_t* plan, int32_t size) {
-  if (!plan || size < 1) return 0;
-  const KernelInfo k = kernel_for(plan->shape.head_dim, plan->shape.kv_type);
+  if (!plan || size < 1 || (plan->kv_heads_per_cta != 1 && plan->kv_heads_per_cta != 2)) return 0;
+  const KernelInfo k = kernel_for(plan->shape.head_dim * plan->kv_heads_per_cta, plan->shape.kv_type);
   int caller_device = 0;
   if (!k.fn || cudaGetDevice(&caller_device) != cudaSuccess) return 0;
   const RestoreDevice restore{caller_device};
@@ -293,11 +327,15 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   if (!plan || !args) return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan and args must not be NULL");
   const cotile_decode_shape_t& s = plan->shape;
   const cotile_decode_args_t& a = *args;
-  const KernelInfo k = kernel_for(s.head_dim, s.kv_type);
-  const int64_t units = s.batch * s.heads_kv * plan->m_tiles;
-  if (!k.fn || plan->splits < 1 || plan->splits > kMaxSplits || s.batch < 1 || s.heads_kv < 1 ||
-      plan->group != s.heads_q / s.heads_kv || plan->m_tiles != (plan->group + kRows - 1) / kRows ||
-      plan->grid != units * plan->splits ||
+  const bool paired = plan->kv_heads_per_cta == 2;
+  if ((plan->kv_heads_per_cta != 1 && !paired) || s.batch < 1 || s.heads_kv < 1 || s.heads_q < 1 ||
+      (paired && (s.head_dim != 64 || s.heads_kv % 2 != 0 || s.heads_q / s.heads_kv > kRows / 2)))
+    return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
+  const LaunchHeads lh = LaunchHeads::of(s, plan->kv_heads_per_cta);
+  const KernelInfo k = kernel_for(lh.head_dim, s.kv_type);
+  const int64_t units = s.batch * lh.heads_kv * plan->m_tiles;
+  if (!k.fn || plan->splits < 1 || plan->splits > kMaxSplits || plan->group != s.heads_q / s.heads_kv ||
+      plan->m_tiles != lh.m_tiles || plan->grid != units * plan->splits ||
       (plan->cluster != 1 && (plan->cluster != plan->splits || plan->cluster > kMaxCluster)) || plan->sms < 1 ||
       plan->ctas_per_sm < 1 || plan->stagger_cycles < 0 || plan->smem_bytes < k.smem)
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
@@ -312,6 +350,18 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
                        {{"v_stride_b", a.v_stride_b}, {"v_stride_n", a.v_stride_n}, {"v_stride_h", a.v_stride_h}})))
     return st;
   if (!a.seqlen_kv) return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.seqlen_kv is NULL");
+  // The layout the plan was told (it may have paired heads for it): strides that say otherwise are
+  // an error, not a slower launch.
+  if (s.kv_layout == COTILE_KV_NHD && (a.k_stride_h != s.head_dim || a.v_stride_h != s.head_dim))
+    return fail(COTILE_ERROR_INVALID_ARGUMENT,
+                "cotile_decode_run: args.k_stride_h = %lld, args.v_stride_h = %lld; the plan's kv_layout is NHD, "
+                "whose heads are adjacent (stride_h = head_dim = %lld)",
+                (long long)a.k_stride_h, (long long)a.v_stride_h, (long long)s.head_dim);
+  if (s.kv_layout == COTILE_KV_HND && (a.k_stride_n != s.head_dim || a.v_stride_n != s.head_dim))
+    return fail(COTILE_ERROR_INVALID_ARGUMENT,
+                "cotile_decode_run: args.k_stride_n = %lld, args.v_stride_n = %lld; the plan's kv_layout is HND, "
+                "whose rows are adjacent (stride_n = head_dim = %lld)",
+                (long long)a.k_stride_n, (long long)a.v_stride_n, (long long)s.head_dim);
   if (bool(a.k_new) != bool(a.v_new))
     return fail(COTILE_ERROR_INVALID_ARGUMENT,
                 "cotile_decode_run: args.k_new and args.v_new must both be given (append) or both be NULL");
@@ -354,7 +404,7 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
       return fail(COTILE_ERROR_UNSUPPORTED,
                   "cotile_decode_run: args.%s = %lld elements is %lld bytes; at most 2^31 - 1 bytes", name,
                   (long long)stride, (long long)(stride * kvb));
-  const Workspace w = workspace_layout(units, plan->splits, s.head_dim, plan->cluster);
+  const Workspace w = workspace_layout(units, plan->splits, lh.head_dim, plan->cluster);
   if (workspace_bytes < w.total || (w.total && !workspace))
     return fail(COTILE_ERROR_WORKSPACE,
                 "cotile_decode_run: workspace of %llu bytes at %p; the plan needs %llu bytes (zeroed once)",
@@ -378,7 +428,11 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   p.v_new = static_cast<const uint8_t*>(a.v_new), p.vn_sb = a.v_new_stride_b * kvb, p.vn_sh = a.v_new_stride_h * kvb;
   p.scale = a.softmax_scale, p.softcap = a.softcap, p.window = a.window;
   p.k_scale = a.k_scale, p.v_scale = a.v_scale, p.k_scale_h = a.k_scale_per_head, p.v_scale_h = a.v_scale_per_head;
-  p.heads_kv = int32_t(s.heads_kv), p.group = plan->group, p.m_tiles = plan->m_tiles, p.splits = plan->splits;
+  p.heads_kv = int32_t(lh.heads_kv), p.group = int32_t(lh.group), p.m_tiles = plan->m_tiles, p.splits = plan->splits;
+  if (paired) {  // a pair's heads: strides of two heads; the second head at half of them (Params::pair_rows)
+    p.pair_rows = plan->group;
+    p.k_sh *= 2, p.v_sh *= 2, p.kn_sh *= 2, p.vn_sh *= 2;
+  }
   p.clustered = plan->cluster > 1;
   const int64_t first_wave = std::min<int64_t>(plan->grid, int64_t(plan->sms) * plan->ctas_per_sm);
   const bool solo = plan->smem_bytes > k.smem;  // one CTA an SM by reservation (plan.hpp, solo_launch)
@@ -394,7 +448,7 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
 #endif
   void* kargs[] = {&p};
   if (const DriverLaunchFn dl = driver_launch()) {
-    if (const CUfunction f = driver_function(s.head_dim, s.kv_type, k.fn)) {
+    if (const CUfunction f = driver_function(lh.head_dim, s.kv_type, k.fn)) {
       COTILE_CUDA_TRY(launch_with_driver(dl, f, plan->grid, kThreads, plan->smem_bytes, plan->cluster,
                                          static_cast<cudaStream_t>(stream), kargs),
                       "cotile_decode_run: launch");

@@ -14,6 +14,11 @@
 #define COTILE_DECODE_MIN_STAGES 2
 #endif
 
+// The most K/V stages a warp keeps, however small its tiles (tiles.cuh, Config::kStages).
+#ifndef COTILE_DECODE_MAX_STAGES
+#define COTILE_DECODE_MAX_STAGES 8
+#endif
+
 // Q's MMA fragments held in registers (D <= 128) or re-read from shared memory per tile:
 // tiles.cuh, Config::kQInRegisters.
 #ifndef COTILE_DECODE_Q_IN_REGISTERS
@@ -28,6 +33,12 @@
 // 16-byte partial loads a thread keeps in flight in the last-CTA workspace merge (merge.cuh).
 #ifndef COTILE_DECODE_MERGE_BATCH
 #define COTILE_DECODE_MERGE_BATCH 16
+#endif
+
+// 1: fp8 caches of head_dim 64 run a pair of KV heads a CTA where the plan's rule says so (plan.hpp,
+// pair_heads); 0: never.
+#ifndef COTILE_DECODE_PAIR_HEADS
+#define COTILE_DECODE_PAIR_HEADS 1
 #endif
 
 // Launches as programmatic dependent launches (launch.hpp, decode_api.cu): a CTA may start during

@@ -41,9 +41,20 @@ struct DecodeCta {
   int b, h, split, m_tile, unit;
   int seqlen, lo, hi;  // this CTA's rows [lo, hi) of the sequence
   int valid_rows;      // query rows of this m-tile that are heads (< G)
-  float out_scale;     // V's dequantization scale, applied to O once at the end
+  float out_scale[2];  // V's dequantization scale (of a pair's two heads), applied to O once at the end
   KvRows rows;
   uint64_t kv_policy;  // L2 evict-first when K/V are read once: the code and the merge's partials stay
+
+  // A pair of KV heads (Params::pair_rows; the head_dim-128 fp8 kernel only): byte x of a row of
+  // the pair is byte x of its first head's row, or byte x - R / 2 of its second's, `pair_stride`
+  // / 2 further (the launch's head stride is the pair's).
+  static constexpr bool kPairs = D == 128 && C::kFp8;
+  __device__ bool paired() const { return kPairs && p.pair_rows > 0; }
+  __device__ int64_t pair_byte(int x, int64_t pair_stride) const {
+    return paired() && x >= kR / 2 ? x - kR / 2 + pair_stride / 2 : x;
+  }
+  // The KV head (of the pair h, or h) that query row `row` of this m-tile attends to.
+  __device__ int kv_head(int row) const { return paired() ? 2 * h + (kRows * m_tile + row >= p.pair_rows) : h; }
 
   // ---- loading ------------------------------------------------------------------------------
 
@@ -287,6 +298,7 @@ struct DecodeCta {
         const uint8_t* row = lane < kRows ? a.k : a.v;
 #pragma unroll
         for (int x = 0; x < kR; x += 128) arch::prefetch_l2(row + x);
+        if (paired()) arch::prefetch_l2(row + pair_byte(kR / 2, lane < kRows ? p.k_sh : p.v_sh));
       }
     }
   }
@@ -312,8 +324,9 @@ struct DecodeCta {
   // 1. Q: one cp.async group, issued first (it depends on nothing the kernel reads).
   __device__ void start_q() const {
     const uint8_t* q = p.q + b * p.q_sb + (h * p.group + kRows * m_tile) * p.q_sh;
-    if (p.q_bytes == 2) load_q<2 * D>(q, p.q_sh, valid_rows, smem, tid);
-    else load_q<D>(q, p.q_sh, valid_rows, smem, tid);
+    const int pair_rows = paired() ? p.pair_rows : 0;
+    if (p.q_bytes == 2) load_q<2 * D>(q, p.q_sh, valid_rows, pair_rows, smem, tid);
+    else load_q<D>(q, p.q_sh, valid_rows, pair_rows, smem, tid);
     arch::cp_async_commit();
   }
 
@@ -323,8 +336,10 @@ struct DecodeCta {
     if (p.k_new && m_tile == 0 && warp == 0 && seqlen >= lo && seqlen < hi) {
       const RowAddress dst = rows.cache(seqlen), src{rows.k_new, rows.v_new};
       for (int c = lane; c < kR / 16; c += 32) {
-        arch::copy_universal<16>(const_cast<uint8_t*>(dst.k) + 16 * c, src.k + 16 * c);
-        arch::copy_universal<16>(const_cast<uint8_t*>(dst.v) + 16 * c, src.v + 16 * c);
+        arch::copy_universal<16>(const_cast<uint8_t*>(dst.k) + pair_byte(16 * c, p.k_sh),
+                                 src.k + pair_byte(16 * c, p.kn_sh));
+        arch::copy_universal<16>(const_cast<uint8_t*>(dst.v) + pair_byte(16 * c, p.v_sh),
+                                 src.v + pair_byte(16 * c, p.vn_sh));
       }
     }
 
@@ -335,6 +350,11 @@ struct DecodeCta {
     //    "Code size").
     const int my_tiles = my_tile_count();
     const Copy lc = Copy::of_lane(lane);
+    // A pair's lanes whose bytes lie in its second head read there: every copy of a lane is at its
+    // own byte of a row (lc.byte), so moving the lane's row bases once moves all of them.
+    if (paired() && lc.byte >= kR / 2)
+      rows.move_bases(pair_byte(lc.byte, p.k_sh) - lc.byte, pair_byte(lc.byte, p.v_sh) - lc.byte,
+                      pair_byte(lc.byte, p.kn_sh) - lc.byte, pair_byte(lc.byte, p.vn_sh) - lc.byte);
     kv_policy = arch::l2_policy(p.m_tiles == 1);  // several m-tiles read the same K/V (the others hit L2)
     if (rows.pages && rows.log2_page < TilePages::kLog2PageLimit) tile_pages.start(page_entries(), lane);
 #pragma unroll 1
@@ -356,15 +376,26 @@ struct DecodeCta {
     if constexpr (C::kQInRegisters) q_fragments(qa);
 
     // 5. The main loop: per warp, per tile: S = Q K^T, online softmax, O += P V.
-    const float k_scale = p.k_scale * (p.k_scale_h ? p.k_scale_h[h] : 1.0f) * kFp8Factor<KvType>;
-    out_scale = p.v_scale * (p.v_scale_h ? p.v_scale_h[h] : 1.0f) * kFp8Factor<KvType>;
-    const float x_scale = p.scale * k_scale;  // x = x_scale * (q . k as computed)
-    const bool capped = p.softcap > 0.0f;
-    const float y_scale = capped ? x_scale / p.softcap : x_scale * kLog2e;
-    const float y_cap = p.softcap * kLog2e;
     // Where this lane's accumulators sit (tiles.cuh): element i of n8 tile nt of the 16 x 16 score
     // tile S is at row s_at.row + SAcc::row_step(i), column s_at.column + SAcc::column_step(i, nt).
     const SAcc s_at = SAcc::of_lane(lane);
+    // The scales of the lane's two rows (elements 0, 1 and 2, 3): their KV heads' (kv_head).
+    const bool capped = p.softcap > 0.0f;
+    const float y_cap = p.softcap * kLog2e;
+    float y_scale[2];
+#pragma unroll
+    for (int r = 0; r < (kPairs ? 2 : 1); ++r) {
+      const int kh = kv_head(s_at.row + SAcc::row_step(2 * r));
+      const float k_scale = p.k_scale * (p.k_scale_h ? p.k_scale_h[kh] : 1.0f) * kFp8Factor<KvType>;
+      const float x_scale = p.scale * k_scale;  // x = x_scale * (q . k as computed)
+      y_scale[r] = capped ? x_scale / p.softcap : x_scale * kLog2e;
+    }
+#pragma unroll
+    for (int half = 0; half < (kPairs ? 2 : 1); ++half) {  // O's rows: of the pair's first and second head
+      const int kh = paired() ? 2 * h + half : h;
+      out_scale[half] = p.v_scale * (p.v_scale_h ? p.v_scale_h[kh] : 1.0f) * kFp8Factor<KvType>;
+    }
+    if constexpr (!kPairs) y_scale[1] = y_scale[0], out_scale[1] = out_scale[0];
     float o[D / 8][4] = {};
     SoftmaxRow row[2];  // the rows of elements 0, 1 and 2, 3 of this lane's accumulators (softmax.cuh)
     for (int t = 0, stage = 0; t < my_tiles; ++t, stage = stage + 1 == kStages ? 0 : stage + 1) {
@@ -569,11 +600,17 @@ struct DecodeCta {
   }
 
   // O[b, head, d0 .. d0+7] = acc * inv * out_scale (rows past G are not written); LSE from base 2.
+  // A pair's row writes its own head's half of the columns, at d0 - R / 2 for the second head.
   __device__ void write_output(int row, int d0, const float (&acc)[8], float inv, float lse2) const {
     const int m = kRows * m_tile + row;
     if (m >= p.group) return;
     const int head = h * p.group + m;
-    const float scale = inv * out_scale;
+    const int half = paired() && m >= p.pair_rows;
+    if (paired()) {
+      if (d0 / (D / 2) != half) return;
+      d0 -= half * (D / 2);
+    }
+    const float scale = inv * (half ? out_scale[1] : out_scale[0]);
     uint32_t w[4];
     if (p.o_type == COTILE_BF16) {
 #pragma unroll

@@ -139,6 +139,33 @@ inline SplitChoice choose_splits(const Machine& m, const Work& w) {
   return best;
 }
 
+// Whether a pair of KV heads shares each CTA (plan.kv_heads_per_cta = 2, Params::pair_rows): for
+// fp8 caches of head_dim 64 with G <= 8 (the pair's 2G query rows fit the MMA's 16) and an even
+// Hkv. The pair runs as one head of 128 columns in the head_dim-128 kernel: query row r < G holds
+// q[r] in columns 0-63 and zeros in 64-127, row G + r the second head's q[r] in 64-127, so
+// S = Q [K1 | K2]^T gives each row its own head's scores, and each row's output is its own half
+// of P [V1 | V2]. In a cache whose heads are adjacent ([.., N, Hkv, D], paged or not), a 16-row
+// tile is then 16 runs of 128 bytes instead of 16 of 64 at a 64 * Hkv-byte stride: the paged fp8
+// caches of the head_dim-64 models streamed at 52-66% of the plain read with 64-byte rows, 70-80%
+// paired. Measured (sweep of Qwen1.5-0.5B, Llama-3.2-1B, Qwen2.5-0.5B, fp8, A/B runs np pr pr np,
+// 2026-12-04): the paged caches of 64 MiB and more x1.05-1.35 isolated, x1.24-1.36 in sequence,
+// x1.08-1.42 back to back. Where they do not pay: [B, Hkv, N, D] caches (whose heads are apart:
+// x0.80-0.97 paired), so the plan pairs by choice only when told the layout is NHD (decode.h,
+// kv_layout); caches of 16 MiB and less (x0.73-0.95 in a proxy run: fewer, shorter CTAs); and
+// pairs too few to fill the SMs (Hkv = 2, B = 1: x0.86 isolated in the proxy run). So: NHD caches
+// of kPairMinBytes or more whose pairs at the most splits reach 2 CTAs an SM.
+inline constexpr double kPairMinBytes = double(32 << 20);
+inline bool can_pair_heads(int64_t heads_kv, int64_t group, int64_t head_dim, int64_t kv_bytes) {
+  return kv_bytes == 1 && head_dim == 64 && group <= kRows / 2 && heads_kv % 2 == 0;
+}
+inline bool pair_heads(int64_t batch, int64_t heads_kv, int64_t group, int64_t head_dim, int64_t kv_bytes,
+                       int64_t max_rows, int64_t sms) {
+  if (!can_pair_heads(heads_kv, group, head_dim, kv_bytes)) return false;
+  const int64_t cap = std::min<int64_t>((max_rows + kWarps * kRows - 1) / (kWarps * kRows), kMaxSplits);
+  const double bytes = 2.0 * double(batch) * double(heads_kv) * double(max_rows) * double(head_dim);
+  return bytes >= kPairMinBytes && double(batch) * double(heads_kv / 2) * double(cap) >= 2.0 * double(sms);
+}
+
 // Whether the first wave's CTAs prefetch their first K/V tiles into L2 before the dependency wait
 // (decode_kernel.cuh, prefetch_before_wait): for contiguous 16-bit caches whose CTAs attend at
 // least kPrefetchRows rows of the longest sequence (paged caches never: the page table would be

@@ -54,18 +54,20 @@ __device__ __forceinline__ RowResult result(float m, float l) {
 // Scaling: a warp's scores as base-2 logits, y = log2(e) x with x = x_scale (q . k); soft-capped,
 // y = log2(e) cap tanh(x / cap) (y_scale = x_scale log2(e), or x_scale / cap when capped;
 // y_cap = cap log2(e)). One branch a tile, not a score.
+// y_scale[r]: of the lane's row r (elements 2r, 2r + 1 of each n8 tile; the two rows' heads may
+// differ in a pair of KV heads, decode_kernel.cuh).
 template <int T>
-__device__ __forceinline__ void to_base2(float (&s)[T][4], bool capped, float y_scale, float y_cap) {
+__device__ __forceinline__ void to_base2(float (&s)[T][4], bool capped, const float (&y_scale)[2], float y_cap) {
   if (capped) {
 #pragma unroll
     for (int nt = 0; nt < T; ++nt)
 #pragma unroll
-      for (int i = 0; i < 4; ++i) s[nt][i] = y_cap * tanhf(s[nt][i] * y_scale);
+      for (int i = 0; i < 4; ++i) s[nt][i] = y_cap * tanhf(s[nt][i] * y_scale[i / 2]);
   } else {
 #pragma unroll
     for (int nt = 0; nt < T; ++nt)
 #pragma unroll
-      for (int i = 0; i < 4; ++i) s[nt][i] *= y_scale;
+      for (int i = 0; i < 4; ++i) s[nt][i] *= y_scale[i / 2];
   }
 }
 

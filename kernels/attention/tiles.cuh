@@ -183,8 +183,9 @@ struct Config {
   static constexpr int kR = D * kKvBytes;               // bytes of one K or V row
   static constexpr int kTile = kRows * kR;              // bytes of one K or V tile
   static constexpr int kStagesRaw = COTILE_DECODE_WARP_SMEM / (2 * kTile);
-  static constexpr int kStages =
-      kStagesRaw < COTILE_DECODE_MIN_STAGES ? COTILE_DECODE_MIN_STAGES : (kStagesRaw > 8 ? 8 : kStagesRaw);
+  static constexpr int kStages = kStagesRaw < COTILE_DECODE_MIN_STAGES
+                                     ? COTILE_DECODE_MIN_STAGES
+                                     : (kStagesRaw > COTILE_DECODE_MAX_STAGES ? COTILE_DECODE_MAX_STAGES : kStagesRaw);
   static constexpr int kQr = 2 * D;  // bytes of a Q row as loaded (<= 2 bytes an element) and as computed
   static constexpr bool kQInRegisters = COTILE_DECODE_Q_IN_REGISTERS && D <= 128;  // else re-read per tile (ldmatrix)
   // Shared memory: Q as loaded | Q in compute type, MMA column order | K/V stages (later: the merge).
@@ -311,6 +312,12 @@ struct KvRows {
     r.appended = p.k_new ? seqlen : -1;
     return r;
   }
+  // Every row of this thread's K, V, appended K and V `dk`, `dv`, `dkn`, `dvn` bytes further (a lane
+  // whose bytes are a pair's second head: decode_kernel.cuh, pair_byte).
+  __device__ void move_bases(int64_t dk, int64_t dv, int64_t dkn, int64_t dvn) {
+    k += dk, v += dv;
+    if (k_new) k_new += dkn, v_new += dvn;
+  }
   // Row n in the cache when it lies in page `page` (paged caches).
   __device__ __forceinline__ RowAddress in_page(int32_t page, int n) const {
     const int row = n & ((1 << log2_page) - 1);
@@ -357,9 +364,12 @@ struct TilePages {
 };
 
 // Q (16 rows of RQ bytes) into shared memory: the cotiled copy of docs/qload.md §7 over 16-byte cp.async,
-// zero fill for rows >= valid_rows (§8.3).
+// zero fill for rows >= valid_rows (§8.3). pair_rows > 0 (a pair of KV heads, decode_kernel.cuh):
+// rows < pair_rows fill bytes [0, RQ / 2) from their first RQ / 2 bytes and zero the rest, the
+// other rows the reverse (their bytes [RQ / 2, RQ) from their first RQ / 2).
 template <int RQ>
-__device__ __forceinline__ void load_q(const uint8_t* q, int64_t row_stride, int valid_rows, uint8_t* sq, int tid) {
+__device__ __forceinline__ void load_q(const uint8_t* q, int64_t row_stride, int valid_rows, int pair_rows, uint8_t* sq,
+                                       int tid) {
   constexpr int kAtomThreads = RQ < kThreads ? RQ : kThreads;  // one 16-byte chunk each; 16 * RQ / 16 chunks
   const auto data = ct::make_layout(ct::make_shape(_16{}, Int<RQ>{}), ct::make_stride(Int<RQ>{}, _1{}));
   const auto atom = ct::make_layout(ct::make_shape(Int<kAtomThreads>{}, _16{}), ct::make_stride(_16{}, _1{}));
@@ -374,9 +384,13 @@ __device__ __forceinline__ void load_q(const uint8_t* q, int64_t row_stride, int
   const auto tc = ct::partition_S(copy, cQ, tid);
   constexpr int kCopies = decltype(ct::size(tg))::value / 16;
 #pragma unroll
-  for (int j = 0; j < kCopies; ++j)
-    arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(&ts[16 * j], &tg[16 * j],
-                                                     int(ct::get<0>(tc[16 * j])) < valid_rows);
+  for (int j = 0; j < kCopies; ++j) {
+    const int row = int(ct::get<0>(tc[16 * j]));
+    const bool second = int(ct::get<1>(tc[16 * j])) >= RQ / 2;  // a 16-byte chunk lies in one half
+    const bool valid = row < valid_rows && (pair_rows == 0 || second == (row >= pair_rows));
+    arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(&ts[16 * j], &tg[16 * j] - (pair_rows && second ? RQ / 2 : 0),
+                                                     valid);
+  }
 }
 
 }  // namespace cotile::attention::detail

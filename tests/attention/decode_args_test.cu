@@ -24,6 +24,7 @@ DecodePlan plan() {
   p.shape = shape();
   p.group = 4, p.m_tiles = 1, p.splits = 4, p.grid = 32, p.ctas_per_sm = 2, p.sms = 132, p.cluster = 1;
   p.smem_bytes = 227 << 10;  // at least what any of the kernels needs (the most a CTA can have)
+  p.kv_heads_per_cta = 1;
   p.workspace_bytes = 1 << 20;
   return p;
 }
@@ -73,6 +74,21 @@ TEST(DecodeArgs, MisalignedPointerOrStrideIsRefused) {
                "args.k_stride_n = 516 elements = 1032 bytes is not a multiple of 16");
   a = args(), a.q_stride_h = -128;
   expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "args.q_stride_h = -128 is negative");
+}
+
+// A plan told the cache's layout refuses strides of another (it may have paired heads for it).
+TEST(DecodeArgs, StridesMustMatchThePlansLayout) {
+  DecodePlan p = plan();
+  p.shape.kv_layout = COTILE_KV_HND;  // args() is [B, N, Hkv, D]
+  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT,
+               "args.k_stride_n = 512, args.v_stride_n = 512; the plan's kv_layout is HND, whose rows are adjacent "
+               "(stride_n = head_dim = 128)");
+  DecodeArgs a = args();
+  a.k_stride_n = a.v_stride_n = 128, a.k_stride_h = a.v_stride_h = 100 * 128;  // [B, Hkv, N, D]
+  p.shape.kv_layout = COTILE_KV_NHD;
+  expect_error(run(a, p), COTILE_ERROR_INVALID_ARGUMENT,
+               "args.k_stride_h = 12800, args.v_stride_h = 12800; the plan's kv_layout is NHD, whose heads are "
+               "adjacent (stride_h = head_dim = 128)");
 }
 
 TEST(DecodeArgs, AppendNeedsBothKAndV) {
@@ -129,6 +145,10 @@ TEST(DecodeArgs, UnfilledPlanIsRefused) {
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
   p = plan(), p.smem_bytes = 0;  // less than the kernel needs
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
+  p = plan(), p.kv_heads_per_cta = 0;  // 1 or 2
+  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
+  p = plan(), p.kv_heads_per_cta = 2, p.grid = 16;  // pairs are for head_dim 64 only
+  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
 }
 
 TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
@@ -151,6 +171,24 @@ TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
   s = shape(), s.splits = 129;
   st = cotile::attention::decode_plan(s, &p);
   EXPECT_NE(st.message.find("splits = 129 must be 0 (chosen by the plan) or 1 to 128"), std::string::npos)
+      << st.message;
+  s = shape(), s.kv_layout = 3;
+  st = cotile::attention::decode_plan(s, &p);
+  EXPECT_EQ(st.code, COTILE_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(st.message.find("kv_layout = 3 must be COTILE_KV_ANY (0), COTILE_KV_NHD (1) or COTILE_KV_HND (2)"),
+            std::string::npos)
+      << st.message;
+  s = shape(), s.kv_heads_per_cta = 3;
+  st = cotile::attention::decode_plan(s, &p);
+  EXPECT_EQ(st.code, COTILE_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(st.message.find("kv_heads_per_cta = 3 must be 0 (chosen by the plan), 1 or 2"), std::string::npos)
+      << st.message;
+  s = shape(), s.kv_heads_per_cta = 2;  // f16, head_dim 128
+  st = cotile::attention::decode_plan(s, &p);
+  EXPECT_EQ(st.code, COTILE_ERROR_UNSUPPORTED);
+  EXPECT_NE(st.message.find("kv_heads_per_cta = 2 with head_dim = 128, kv_type = f16, G = 4, heads_kv = 4; pairs "
+                            "need an fp8 cache, head_dim 64, G <= 8 and an even heads_kv"),
+            std::string::npos)
       << st.message;
   EXPECT_EQ(cotile_decode_plan(nullptr, &p), COTILE_ERROR_INVALID_ARGUMENT);
 }
@@ -306,6 +344,22 @@ TEST(DecodePlan, SoloLaunchRule) {
   EXPECT_FALSE(solo_launch(128, 132, 2, 2));  // 16-bit caches
   EXPECT_EQ(solo_smem(100 << 10, 228 << 10), (114 << 10) + 1024);  // two would need 2 x 116 KiB > 228
   EXPECT_EQ(solo_smem(200 << 10, 228 << 10), 200 << 10);           // already more
+}
+
+// Pairs of KV heads a CTA: fp8 caches of head_dim 64, G <= 8, Hkv even, at least 32 MiB of K and V
+// (B x Hkv x N x 128 bytes) and pairs that at 128 splits give every SM (132) two CTAs.
+TEST(DecodePlan, PairHeadsRule) {
+  using cotile::attention::detail::pair_heads;
+  EXPECT_TRUE(pair_heads(1, 16, 1, 64, 1, 65536, 132));    // Qwen1.5-0.5B B=1 N=64K: 128 MiB, 8 pairs
+  EXPECT_TRUE(pair_heads(16, 8, 4, 64, 1, 4096, 132));     // Llama-3.2-1B B=16 N=4K: 64 MiB
+  EXPECT_TRUE(pair_heads(1, 8, 8, 64, 1, 65536, 132));     // G = 8: 16 query rows a pair
+  EXPECT_FALSE(pair_heads(1, 8, 9, 64, 1, 65536, 132));    // G = 9: 18 rows
+  EXPECT_FALSE(pair_heads(1, 16, 1, 64, 2, 65536, 132));   // 16-bit caches: 128-byte rows already
+  EXPECT_FALSE(pair_heads(1, 16, 1, 128, 1, 65536, 132));  // head_dim 128
+  EXPECT_FALSE(pair_heads(1, 15, 1, 64, 1, 65536, 132));   // Hkv odd
+  EXPECT_FALSE(pair_heads(8, 16, 1, 64, 1, 1024, 132));    // Qwen1.5-0.5B B=8 N=1K: 16 MiB
+  EXPECT_FALSE(pair_heads(1, 2, 7, 64, 1, 262144, 132));   // Qwen2.5-0.5B B=1 N=256K: 64 MiB, one pair: 128 CTAs
+  EXPECT_TRUE(pair_heads(3, 2, 7, 64, 1, 262144, 132));    // three pairs: 384 CTAs
 }
 
 // The stagger of the first wave's later slots: grids of several waves only, ~3 us in cycles of

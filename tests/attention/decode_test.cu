@@ -86,9 +86,16 @@ struct Case {
   int window = 0;
   bool per_head_scale = false;
   bool pad_q = false;
-  int splits = 0;            // 0: the plan's choice
-  bool late_writes = false;  // seqlen, page table and remap written by the kernel just before (below)
-  float q_amp = 0;           // Q's values in [-q_amp, q_amp]; 0: the default (1, or 4 for fp8 Q with an fp8 cache)
+  int splits = 0;              // 0: the plan's choice
+  bool late_writes = false;    // seqlen, page table and remap written by the kernel just before (below)
+  float q_amp = 0;             // Q's values in [-q_amp, q_amp]; 0: the default (1, or 4 for fp8 Q with an fp8 cache)
+  int pairs = 0;               // kv_heads_per_cta: 0 the plan's choice, 2 forced pairs of KV heads
+  int layout = COTILE_KV_ANY;  // the plan's kv_layout (NHD: it may pair heads by choice)
+  int expect_per_cta = 0;      // > 0: the plan must choose this kv_heads_per_cta
+  // Whether pairs of KV heads can run this case (decode.h, kv_heads_per_cta).
+  bool can_pair() const {
+    return (kv_type == COTILE_E4M3 || kv_type == COTILE_E5M2) && D == 64 && G <= 8 && Hkv % 2 == 0;
+  }
   std::string name() const {
     static const char* dt[] = {"f16", "bf16", "e4m3", "e5m2"};
     char s[256];
@@ -102,6 +109,7 @@ struct Case {
                   per_head_scale ? " per-head" : "", splits ? (" splits=" + std::to_string(splits)).c_str() : "",
                   q_amp > 0 ? (" q_amp=" + std::to_string(int(q_amp))).c_str() : "");
     if (late_writes) std::strncat(s, " late-writes", sizeof s - std::strlen(s) - 1);
+    if (pairs) std::strncat(s, " pairs", sizeof s - std::strlen(s) - 1);
     return s;
   }
 };
@@ -204,12 +212,18 @@ bool run_case(const Case& c) {
   a.o = o.p, a.o_stride_b = int64_t(Hq) * D, a.o_stride_h = D;
   a.lse = lse.as<float>();
 
-  cotile_decode_shape_t shape{B, Hq, c.Hkv, D, c.N + (c.append ? 1 : 0), c.q_type, c.kv_type, c.o_type, 0, c.splits};
+  cotile_decode_shape_t shape{B, Hq,       c.Hkv,   D,       c.N + (c.append ? 1 : 0), c.q_type, c.kv_type, c.o_type,
+                              0, c.splits, c.pairs, c.layout};
   cotile::attention::DecodePlan plan{};
   auto st = cotile::attention::decode_plan(shape, &plan);
   bool solo = false;
   if (!st.ok()) {
     std::printf("FAIL %s: plan: %s\n", c.name().c_str(), st.message.c_str());
+    return ++g_failures, false;
+  }
+  if ((c.pairs && plan.kv_heads_per_cta != c.pairs) ||
+      (c.expect_per_cta && plan.kv_heads_per_cta != c.expect_per_cta)) {
+    std::printf("FAIL %s: plan.kv_heads_per_cta = %d\n", c.name().c_str(), plan.kv_heads_per_cta);
     return ++g_failures, false;
   }
   if (c.splits > 1 && c.splits <= 8 && plan.cluster != c.splits) {  // small grids of portable clusters fit on sm_90
@@ -379,7 +393,10 @@ std::vector<Case> grid(bool quick) {
 int main(int argc, char** argv) {
   skip_without_gpu();
   const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
-  for (const Case& c : grid(quick)) run_case(c);
+  for (Case c : grid(quick)) {  // and, where they can, the same with pairs of KV heads a CTA
+    run_case(c);
+    if (c.can_pair()) c.pairs = 2, run_case(c);
+  }
   // Both split merges, forced: within a cluster (3 CTAs; 8, the largest) and through the workspace
   // (20; 128, where most splits of a 1001-row sequence are empty). Sequence 2 is empty.
   for (int splits : {3, 8, 20, 128}) {
@@ -442,7 +459,42 @@ int main(int argc, char** argv) {
     c.splits = 1;
     run_case(c);
   }
+  // Pairs of KV heads a CTA (head_dim 64 fp8 in the head_dim-128 kernel, plan.hpp pair_heads), forced,
+  // through every path: pages of 16 and 64 rows, heads adjacent ([B, N, Hkv, D]) or not ([B, Hkv, N,
+  // D]), the append, per-head scales (of two heads a CTA), soft-cap, window, remap, Q of each type
+  // (f16 read where it was loaded), each merge (cluster, spread, several waves' last CTA), and the
+  // prefetch before the wait with seqlen written late.
+  {
+    std::vector<Case> pairs;
+    Case c{3, 5000, 1, 64, 2, Cache::kPaged, 16, false, true, COTILE_BF16, COTILE_E4M3, COTILE_BF16};
+    c.per_head_scale = true, c.softcap = 30;
+    pairs.push_back(c);
+    c = Case{3, 3001, 4, 64, 4, Cache::kBNHD, 0, true, false, COTILE_F16, COTILE_E5M2, COTILE_F16};
+    c.splits = 3, c.window = 700;
+    pairs.push_back(c);
+    c = Case{2, 4000, 8, 64, 2, Cache::kBHND, 0, false, true, COTILE_F16, COTILE_E4M3, COTILE_BF16};
+    c.splits = 20, c.per_head_scale = true;
+    pairs.push_back(c);
+    c = Case{3, 2500, 5, 64, 6, Cache::kPaged, 64, false, true, COTILE_E4M3, COTILE_E4M3, COTILE_F16};
+    c.splits = 128, c.pad_q = true;
+    pairs.push_back(c);
+    c = Case{64, 1500, 2, 64, 8, Cache::kBNHD, 0, false, true, COTILE_BF16, COTILE_E4M3, COTILE_BF16};
+    c.splits = 12;  // 256 pairs x 12: several waves
+    pairs.push_back(c);
+    c = Case{3, quick ? 4000 : 65537, 4, 64, 2, Cache::kBNHD, 0, true, true, COTILE_F16, COTILE_E4M3, COTILE_F16};
+    c.splits = 32, c.late_writes = true;  // 96 CTAs: a solo launch, which prefetches before the wait
+    pairs.push_back(c);
+    for (Case& p : pairs) {
+      if (quick) p.N = std::min(p.N, 4000);
+      p.pairs = 2;
+      run_case(p);
+    }
+  }
   if (!quick) {
+    // Pairs by the plan's choice: a paged fp8 cache of 128 MiB, head_dim 64, 16 KV heads (Qwen1.5-0.5B).
+    Case paired{1, 65537, 1, 64, 16, Cache::kPaged, 16, false, true, COTILE_BF16, COTILE_E4M3, COTILE_BF16};
+    paired.layout = COTILE_KV_NHD, paired.expect_per_cta = 2;
+    run_case(paired);
     // More than 2^31 elements per cache tensor: 64-bit offsets (B=1, Hkv=8, N=2^20+17, D=256, fp8).
     Case big{1, (1 << 20) + 17, 1, 256, 8, Cache::kBNHD, 0, false, true, COTILE_F16, COTILE_E4M3, COTILE_BF16};
     run_case(big);

@@ -129,6 +129,30 @@ if hasattr(torch, "float8_e4m3fn"):
     ref, _ = reference(q, rk, rv, lens, 1 / math.sqrt(D), ks, vs)
     check("fp8 e4m3 per-head scales, remap, CUDA graph replay", rel(out8, ref) < 4e-3, f"rel {rel(out8, ref):.2e}")
 
+    # head_dim 64 fp8, paged, a plan told the layout (NHD) and forced to pair KV heads, per-head scales.
+    D64, Hkv64, P64 = 64, 4, 16
+    pages64 = B * (N // P64 + 1)
+    kp = (torch.randn(pages64, P64, Hkv64, D64, device=dev) * 4).to(torch.float8_e4m3fn)
+    vp = (torch.randn(pages64, P64, Hkv64, D64, device=dev) * 4).to(torch.float8_e4m3fn)
+    table64 = torch.randperm(pages64, device=dev, dtype=torch.int32)[: B * (N // P64 + 1)].view(B, -1).contiguous()
+    q64 = torch.randn(B, 8, D64, device=dev, dtype=torch.bfloat16)
+    ks64, vs64 = torch.rand(Hkv64, device=dev) + 0.5, torch.rand(Hkv64, device=dev) + 0.5
+    plan64 = cotile_decode.DecodePlan(B, 8, Hkv64, D64, N, torch.bfloat16, torch.float8_e4m3fn, torch.bfloat16,
+                                      kv_layout="NHD", kv_heads_per_cta=2)
+    out64 = plan64.run(q64, kp, vp, seqlen, page_table=table64, k_scale=ks64, v_scale=vs64)
+    rows = [kp[table64[b].long()].flatten(0, 1)[: lens[b]] for b in range(B)]
+    vrows = [vp[table64[b].long()].flatten(0, 1)[: lens[b]] for b in range(B)]
+    ref, _ = reference(q64, rows, vrows, lens, 1 / math.sqrt(D64), ks64, vs64)
+    check("fp8 head_dim 64 paged, pairs of KV heads a CTA", plan64.kv_heads_per_cta == 2 and rel(out64, ref) < 2e-2,
+          f"kv_heads_per_cta {plan64.kv_heads_per_cta}, rel {rel(out64, ref):.2e}")
+    plan_hnd = cotile_decode.DecodePlan(B, 8, Hkv64, D64, N, torch.bfloat16, torch.float8_e4m3fn, torch.bfloat16,
+                                        kv_layout="HND")
+    try:
+        plan_hnd.run(q64, kp, vp, seqlen, page_table=table64)
+        check("a paged (NHD) cache refused by a plan told HND", False, "no exception")
+    except RuntimeError as e:
+        check("a paged (NHD) cache refused by a plan told HND", "kv_layout is HND" in str(e), str(e))
+
 
 # Argument checks: each raises, naming the argument.
 def raises(name, fn, word):
