@@ -54,7 +54,9 @@ const char* dtype_name(int32_t t) {
 }
 bool known_dtype(int32_t t) { return t >= COTILE_F16 && t <= COTILE_E5M2; }
 
-KernelInfo kernel_for(int64_t d, int32_t kv) {
+// The kernel of head_dim d (of the launch: 128 for pairs) and cache type kv, one or two heads a CTA.
+KernelInfo kernel_for(int64_t d, int32_t kv, int64_t per_cta = 1) {
+  if (per_cta == 2) return d == 128 ? kernel_pairs(kv) : KernelInfo{};
   switch (d) {
     case 64: return kernel_d64(kv);
     case 128: return kernel_d128(kv);
@@ -95,10 +97,11 @@ DriverLaunchFn driver_launch() {
   }();
   return fn;
 }
-// The CUfunction of a kernel (one cache slot per head_dim and cache type); null when not found.
-CUfunction driver_function(int64_t d, int32_t kv, const void* fn) {
-  static std::atomic<CUfunction> cache[3 * 4];
-  const int slot = (d == 64 ? 0 : d == 128 ? 1 : 2) * 4 + kv;
+// The CUfunction of a kernel (one cache slot per head_dim, cache type and heads a CTA); null when
+// not found.
+CUfunction driver_function(int64_t d, int32_t kv, int64_t per_cta, const void* fn) {
+  static std::atomic<CUfunction> cache[4 * 4];
+  const int slot = (per_cta == 2 ? 3 : d == 64 ? 0 : d == 128 ? 1 : 2) * 4 + kv;
   CUfunction f = cache[slot].load(std::memory_order_acquire);
   if (f) return f;
   cudaFunction_t g = nullptr;
@@ -230,7 +233,7 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
           ? 2
           : 1;
   const LaunchHeads lh = LaunchHeads::of(s, per_cta);
-  const KernelInfo k = kernel_for(lh.head_dim, s.kv_type);
+  const KernelInfo k = kernel_for(lh.head_dim, s.kv_type, per_cta);
   // The kernel's limit covers a solo launch of any plan (plan.hpp, solo_launch), so that planning
   // another shape never takes away what an earlier plan launches with.
   int sm_smem = 0;
@@ -290,7 +293,8 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
 
 extern "C" int32_t cotile_decode_resident_clusters(const cotile_decode_plan_t* plan, int32_t size) {
   if (!plan || size < 1 || (plan->kv_heads_per_cta != 1 && plan->kv_heads_per_cta != 2)) return 0;
-  const KernelInfo k = kernel_for(plan->shape.head_dim * plan->kv_heads_per_cta, plan->shape.kv_type);
+  const KernelInfo k =
+      kernel_for(plan->shape.head_dim * plan->kv_heads_per_cta, plan->shape.kv_type, plan->kv_heads_per_cta);
   int caller_device = 0;
   if (!k.fn || cudaGetDevice(&caller_device) != cudaSuccess) return 0;
   const RestoreDevice restore{caller_device};
@@ -332,7 +336,7 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
       (paired && (s.head_dim != 64 || s.heads_kv % 2 != 0 || s.heads_q / s.heads_kv > kRows / 2)))
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
   const LaunchHeads lh = LaunchHeads::of(s, plan->kv_heads_per_cta);
-  const KernelInfo k = kernel_for(lh.head_dim, s.kv_type);
+  const KernelInfo k = kernel_for(lh.head_dim, s.kv_type, plan->kv_heads_per_cta);
   const int64_t units = s.batch * lh.heads_kv * plan->m_tiles;
   if (!k.fn || plan->splits < 1 || plan->splits > kMaxSplits || plan->group != s.heads_q / s.heads_kv ||
       plan->m_tiles != lh.m_tiles || plan->grid != units * plan->splits ||
@@ -448,7 +452,7 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
 #endif
   void* kargs[] = {&p};
   if (const DriverLaunchFn dl = driver_launch()) {
-    if (const CUfunction f = driver_function(lh.head_dim, s.kv_type, k.fn)) {
+    if (const CUfunction f = driver_function(lh.head_dim, s.kv_type, plan->kv_heads_per_cta, k.fn)) {
       COTILE_CUDA_TRY(launch_with_driver(dl, f, plan->grid, kThreads, plan->smem_bytes, plan->cluster,
                                          static_cast<cudaStream_t>(stream), kargs),
                       "cotile_decode_run: launch");

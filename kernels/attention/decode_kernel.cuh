@@ -30,7 +30,9 @@
 
 namespace cotile::attention::detail {
 
-template <int D, int KvType>
+// Pairs: the kernel of pairs of KV heads (Params::pair_rows; head_dim 128, fp8), its own
+// instantiation so that the others carry none of its code (decode_pairs.cu).
+template <int D, int KvType, bool Pairs = false>
 struct DecodeCta {
   using C = Config<D, KvType>;
   static constexpr int kR = C::kR, kStages = C::kStages;
@@ -39,17 +41,19 @@ struct DecodeCta {
   uint8_t* smem;
   int tid, warp, lane;
   int b, h, split, m_tile, unit;
-  int seqlen, lo, hi;  // this CTA's rows [lo, hi) of the sequence
-  int valid_rows;      // query rows of this m-tile that are heads (< G)
-  float out_scale[2];  // V's dequantization scale (of a pair's two heads), applied to O once at the end
+  int seqlen, lo, hi;   // this CTA's rows [lo, hi) of the sequence
+  int valid_rows;       // query rows of this m-tile that are heads (< G)
+  float out_scale;      // V's dequantization scale, applied to O once at the end (a pair: its first head's)
+  float out_scale_two;  // a pair's second head's
   KvRows rows;
   uint64_t kv_policy;  // L2 evict-first when K/V are read once: the code and the merge's partials stay
 
-  // A pair of KV heads (Params::pair_rows; the head_dim-128 fp8 kernel only): byte x of a row of
+  // A pair of KV heads (Params::pair_rows > 0 in a launch of the Pairs kernel): byte x of a row of
   // the pair is byte x of its first head's row, or byte x - R / 2 of its second's, `pair_stride`
   // / 2 further (the launch's head stride is the pair's).
-  static constexpr bool kPairs = D == 128 && C::kFp8;
-  __device__ bool paired() const { return kPairs && p.pair_rows > 0; }
+  static constexpr bool kPairs = Pairs;
+  static_assert(!Pairs || (D == 128 && C::kFp8), "decode: pairs of KV heads are head_dim 64 fp8 heads");
+  __device__ static constexpr bool paired() { return Pairs; }
   __device__ int64_t pair_byte(int x, int64_t pair_stride) const {
     return paired() && x >= kR / 2 ? x - kR / 2 + pair_stride / 2 : x;
   }
@@ -382,20 +386,19 @@ struct DecodeCta {
     // The scales of the lane's two rows (elements 0, 1 and 2, 3): their KV heads' (kv_head).
     const bool capped = p.softcap > 0.0f;
     const float y_cap = p.softcap * kLog2e;
-    float y_scale[2];
-#pragma unroll
-    for (int r = 0; r < (kPairs ? 2 : 1); ++r) {
-      const int kh = kv_head(s_at.row + SAcc::row_step(2 * r));
+    const auto y_scale_of = [&](int kh) {
       const float k_scale = p.k_scale * (p.k_scale_h ? p.k_scale_h[kh] : 1.0f) * kFp8Factor<KvType>;
       const float x_scale = p.scale * k_scale;  // x = x_scale * (q . k as computed)
-      y_scale[r] = capped ? x_scale / p.softcap : x_scale * kLog2e;
-    }
-#pragma unroll
-    for (int half = 0; half < (kPairs ? 2 : 1); ++half) {  // O's rows: of the pair's first and second head
-      const int kh = paired() ? 2 * h + half : h;
-      out_scale[half] = p.v_scale * (p.v_scale_h ? p.v_scale_h[kh] : 1.0f) * kFp8Factor<KvType>;
-    }
-    if constexpr (!kPairs) y_scale[1] = y_scale[0], out_scale[1] = out_scale[0];
+      return capped ? x_scale / p.softcap : x_scale * kLog2e;
+    };
+    const auto v_scale_of = [&](int kh) {
+      return p.v_scale * (p.v_scale_h ? p.v_scale_h[kh] : 1.0f) * kFp8Factor<KvType>;
+    };
+    float y_scale[2];
+    y_scale[0] = y_scale_of(kv_head(s_at.row + SAcc::row_step(0)));
+    y_scale[1] = paired() ? y_scale_of(kv_head(s_at.row + SAcc::row_step(2))) : y_scale[0];
+    out_scale = v_scale_of(paired() ? 2 * h : h);
+    out_scale_two = paired() ? v_scale_of(2 * h + 1) : out_scale;
     float o[D / 8][4] = {};
     SoftmaxRow row[2];  // the rows of elements 0, 1 and 2, 3 of this lane's accumulators (softmax.cuh)
     for (int t = 0, stage = 0; t < my_tiles; ++t, stage = stage + 1 == kStages ? 0 : stage + 1) {
@@ -610,7 +613,7 @@ struct DecodeCta {
       if (d0 / (D / 2) != half) return;
       d0 -= half * (D / 2);
     }
-    const float scale = inv * (half ? out_scale[1] : out_scale[0]);
+    const float scale = inv * (half ? out_scale_two : out_scale);
     uint32_t w[4];
     if (p.o_type == COTILE_BF16) {
 #pragma unroll
@@ -624,10 +627,10 @@ struct DecodeCta {
   }
 };
 
-template <int D, int KvType>
+template <int D, int KvType, bool Pairs = false>
 __global__ void __launch_bounds__(kThreads, COTILE_DECODE_MIN_CTAS) decode_kernel(const __grid_constant__ Params p) {
   extern __shared__ __align__(1024) uint8_t smem[];
-  DecodeCta<D, KvType> cta{p, smem};
+  DecodeCta<D, KvType, Pairs> cta{p, smem};
   cta.tid = int(threadIdx.x);
   cta.warp = cta.tid / 32;
   cta.lane = cta.tid % 32;

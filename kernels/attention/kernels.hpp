@@ -11,18 +11,23 @@ struct KernelInfo {
 KernelInfo kernel_d64(int kv_type);
 KernelInfo kernel_d128(int kv_type);
 KernelInfo kernel_d256(int kv_type);
+KernelInfo kernel_pairs(int kv_type);  // pairs of head_dim-64 KV heads (fp8 only; else none)
 
 // The kernel of head_dim D for a cache type (included by the decode_d*.cu files only).
 #ifdef COTILE_DECODE_KERNEL_DEFINITIONS
-template <int D>
+template <int D, bool Pairs = false>
 KernelInfo kernel_for_cache_type(int kv_type) {
   auto info = [](auto kv) -> KernelInfo {
     constexpr int T = decltype(kv)::value;
-    return {reinterpret_cast<const void*>(&decode_kernel<D, T>), Config<D, T>::kSmem};
+    return {reinterpret_cast<const void*>(&decode_kernel<D, T, Pairs>), Config<D, T>::kSmem};
   };
   switch (kv_type) {
-    case COTILE_F16: return info(std::integral_constant<int, COTILE_F16>{});
-    case COTILE_BF16: return info(std::integral_constant<int, COTILE_BF16>{});
+    case COTILE_F16:
+      if constexpr (Pairs) return {};
+      else return info(std::integral_constant<int, COTILE_F16>{});
+    case COTILE_BF16:
+      if constexpr (Pairs) return {};
+      else return info(std::integral_constant<int, COTILE_BF16>{});
     case COTILE_E4M3: return info(std::integral_constant<int, COTILE_E4M3>{});
     case COTILE_E5M2: return info(std::integral_constant<int, COTILE_E5M2>{});
     default: return {};
