@@ -238,6 +238,22 @@ def graph_plan(copies, call_s):
     return max(copies, MIN_CALLS), REPLAYS
 
 
+def can_pair(case):
+    """Whether the kernel can run the case two KV heads a CTA (plan.hpp can_pair_heads: an fp8 cache of
+    head_dim 64, G <= 8, an even Hkv)."""
+    return case.kv != "bf16" and case.D == 64 and case.G <= 8 and case.Hkv % 2 == 0
+
+
+def oracle_variants(case):
+    """The KV heads a CTA the oracle forces, with the units (b, KV head or pair, m-tile) of each:
+    both 1 and 2 where the case can pair (the plan's choice between them is checked too), else the
+    plan's own."""
+    m_tiles = -(-case.G // 16)
+    if can_pair(case):
+        return [(1, case.B * case.Hkv * m_tiles), (2, case.B * case.Hkv // 2)]
+    return [(0, case.B * case.Hkv * m_tiles)]
+
+
 def oracle_candidates(N, units, plan_splits, sms=H200_SMS):
     """Forced split counts for the oracle: ORACLE_SPLITS up to the plan's cap, min(128, ceil(N / 64))
     (plan.hpp choose_splits: kWarps * kRows = 64 rows a split at least), with at most
@@ -324,8 +340,8 @@ def estimate(cases, torch=True, flex="some", oracle=True, flex_budget_s=1e9):
             g, h, n = _timing_cost(k, c, REPS_ISOLATED, REPLAYS)
             gpu, host, calls = gpu + g, host + h + HOST_KERNEL_S, calls + n
         if oracle:
-            units = c.B * c.Hkv * -(-c.G // 16)
-            for _ in oracle_candidates(c.N, units, 1):
+            forced = [s for _, units in oracle_variants(c) for s in oracle_candidates(c.N, units, 1)]
+            for _ in forced:
                 g, h, n = _timing_cost("cotile", c, ORACLE_REPS_ISOLATED, ORACLE_REPLAYS)
                 # (b) only for the oracle: no (c) graph; roughly two thirds of the three ways
                 gpu, host, calls = gpu + g * 0.6, host + h * 0.6 + HOST_PLAN_S, calls + int(n * 0.6)

@@ -36,8 +36,10 @@ Oracle (cotile rows): every forced split count (models.oracle_candidates: 1, 2, 
 24, 32, 48, 64, 96, 128 up to the plan's cap min(128, ceil(N / 64)), grids of at most 16 CTAs an
 SM, and the plan's own) timed under (a) (5 calls) and (b) (3 replays); the best of each mode, and
 the plan's time (its row's a_us, b_us) over it (plan_vs_oracle_{a,b}; target <= 1.05); column
-`oracle` lists every count's a/b times (`c`: merged in a cluster). Plans are told the cache's
-layout (paged: NHD, contiguous: HND), so they may pair KV heads (`p` in the table's split column).
+`oracle` lists every count's a/b times (`c`: merged in a cluster, `p`: two KV heads a CTA). Plans
+are told the cache's layout (paged: NHD, contiguous: HND), so they may pair KV heads (`p` in the
+table's split column); where a case can pair (fp8, D = 64, G <= 8, even Hkv) the oracle forces
+each count with one and with two heads a CTA, so that the plan's choice of pairs is judged too.
 Host cost: DecodePlan.run's host time (time.perf_counter over batches of 50 calls with the GPU
 otherwise idle, synchronized between batches), contiguous and paged, B = 1 (target <= 10 us).
 Correctness: each cotile case once against an fp32 reference on its first two sequences (relative
@@ -245,10 +247,11 @@ def make_inputs(case, copies):
                                  seqlen=torch.full((B,), N, dtype=torch.int32, device=dev), copies=copies)
 
 
-def cotile_calls(case, inp, splits=0):
+def cotile_calls(case, inp, splits=0, kv_heads_per_cta=0):
     kv_dtype = torch.bfloat16 if case.kv == "bf16" else torch.float8_e4m3fn
     plan = cotile_decode.DecodePlan(case.B, case.Hq, case.Hkv, case.D, case.N, q_dtype=torch.bfloat16, kv_dtype=kv_dtype,
-                                    o_dtype=torch.bfloat16, splits=splits, kv_layout="NHD" if case.paged else "HND")
+                                    o_dtype=torch.bfloat16, splits=splits, kv_layout="NHD" if case.paged else "HND",
+                                    kv_heads_per_cta=kv_heads_per_cta)
     kw = dict(page_table=inp.page_table) if case.paged else dict(kv_layout="HND")
     return plan, [lambda i=i: plan.run(inp.qs[i], inp.ks[i], inp.vs[i], inp.seqlen, out=inp.outs[i], k_scale=inp.scale,
                                        v_scale=inp.scale, **kw) for i in range(inp.copies)]
@@ -280,20 +283,28 @@ def rel_error(case, inp, call):
     return worst
 
 
+def oracle_key(splits, cluster, kv_heads_per_cta):
+    """An oracle entry's name: the split count, `c` when merged in a cluster, `p` for pairs of KV heads."""
+    return f"{splits}{'c' if int(cluster) > 1 else ''}{'p' if int(kv_heads_per_cta) == 2 else ''}"
+
+
 def oracle(case, inp, tm, plan, n_calls):
-    """The oracle's columns: each forced split count under (a) and (b), the best of each."""
-    units = plan.grid // plan.splits  # (b, KV head or pair, m-tile)
+    """The oracle's columns: each forced split count (and, where the case can pair KV heads, each
+    with one and with two heads a CTA) under (a) and (b), the best of each."""
     times = {}
-    for s in M.oracle_candidates(case.N, units, plan.splits, plan.sms):
-        try:
-            p, calls = cotile_calls(case, inp, splits=s)
-            calls[0]()
-            ta, _ = tm.isolated(calls, M.ORACLE_REPS_ISOLATED)
-            tb, _ = tm.in_sequence(calls, max(n_calls, inp.copies), M.ORACLE_REPLAYS)
-            times[f"{s}{'c' if p.cluster > 1 else ''}"] = (ta, tb)
-        except Exception as e:  # noqa: BLE001
-            times[str(s)] = None
-            print(f"  oracle: {s} splits failed: {type(e).__name__}: {str(e)[:100]}", file=sys.stderr)
+    for per_cta, units in M.oracle_variants(case):
+        own = plan.splits if per_cta in (0, plan.kv_heads_per_cta) else 1
+        for s in M.oracle_candidates(case.N, units, own, plan.sms):
+            try:
+                p, calls = cotile_calls(case, inp, splits=s, kv_heads_per_cta=per_cta)
+                calls[0]()
+                ta, _ = tm.isolated(calls, M.ORACLE_REPS_ISOLATED)
+                tb, _ = tm.in_sequence(calls, max(n_calls, inp.copies), M.ORACLE_REPLAYS)
+                times[oracle_key(s, p.cluster, p.kv_heads_per_cta)] = (ta, tb)
+            except Exception as e:  # noqa: BLE001
+                times[oracle_key(s, 1, per_cta)] = None
+                print(f"  oracle: {s} splits ({per_cta or 'plan'} heads a CTA) failed: {type(e).__name__}: "
+                      f"{str(e)[:100]}", file=sys.stderr)
     ok = {k: v for k, v in times.items() if v is not None}
     out = dict(oracle=" ".join(f"{k}:{v[0]:.2f}/{v[1]:.2f}" if v else f"{k}:n/a" for k, v in times.items()))
     for i, m in enumerate("ab"):

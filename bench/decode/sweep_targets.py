@@ -173,8 +173,8 @@ def _fmt(target, v):
 
 def plan_vs_oracle(r, mode):
     """The plan's time over the best forced split count's under mode ('a' or 'b'), both from the
-    oracle's column (one pass of timings); the row's plan_vs_oracle_{mode} where it has none, or
-    where the plan's choice was not among the forced counts timed."""
+    oracle's column (one pass of timings; entries S[c][p], p: two KV heads a CTA); the row's
+    plan_vs_oracle_{mode} where it has none, or where the plan's choice was not among those timed."""
     entries = {}
     for tok in str(r.get("oracle") or "").split():
         key, _, times = tok.partition(":")
@@ -186,7 +186,8 @@ def plan_vs_oracle(r, mode):
                 pass
     i = MODES.index(mode)
     try:
-        mine = f"{int(float(r.get('splits')))}{'c' if int(float(r.get('cluster') or 1)) > 1 else ''}"
+        mine = (f"{int(float(r.get('splits')))}{'c' if int(float(r.get('cluster') or 1)) > 1 else ''}"
+                f"{'p' if int(float(r.get('kv_heads_per_cta') or 1)) == 2 else ''}")
     except (TypeError, ValueError):
         mine = None
     if mine in entries:

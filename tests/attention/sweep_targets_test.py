@@ -150,6 +150,23 @@ class SweepTargets(unittest.TestCase):
         r.update(cluster=1)  # "2" was not timed (only "2c"): the row's own ratio
         self.assertAlmostEqual(T.plan_vs_oracle(r, "a"), 1.20)
 
+    def test_oracle_judges_the_choice_of_pairs(self):
+        # entries with `p` ran two KV heads a CTA; the plan's own entry carries its kv_heads_per_cta
+        r = dict(splits=32, cluster=1, kv_heads_per_cta=2, oracle="24:50.00/45.00 32p:40.00/38.00 16p:39.00/37.00")
+        self.assertAlmostEqual(T.plan_vs_oracle(r, "a"), 40.0 / 39.0)
+        r.update(splits=24, kv_heads_per_cta="1")  # unpaired where pairs were faster: named against them
+        self.assertAlmostEqual(T.plan_vs_oracle(r, "b"), 45.0 / 37.0)
+        r.pop("kv_heads_per_cta")  # a run before pairs: no column
+        self.assertAlmostEqual(T.plan_vs_oracle(r, "a"), 50.0 / 39.0)
+
+    def test_oracle_forces_pairs_where_a_case_can_pair(self):
+        cases = {(c.label, c.B, c.N, c.kv, c.layout): c for c in M.cases_for(M.configs(M.MODELS))}
+        qwen = cases[("Qwen1.5-0.5B", 1, 65536, "fp8-e4m3", "paged16")]  # (16,16,64)
+        self.assertEqual(M.oracle_variants(qwen), [(1, 16), (2, 8)])
+        self.assertEqual(M.oracle_variants(cases[("Qwen1.5-0.5B", 1, 65536, "bf16", "paged16")]), [(0, 16)])
+        self.assertEqual(M.oracle_variants(cases[("Llama-3-8B", 1, 65536, "fp8-e4m3", "paged16")]), [(0, 8)])
+        self.assertFalse(M.can_pair(cases[("Qwen2.5-7B", 1, 1024, "fp8-e4m3", "HND")]))  # D = 128
+
     def test_missing_baseline_is_not_judged_and_a_failed_cotile_run_fails(self):
         rows = [r for r in passing_run() if r["kernel"] not in T.TORCH_KERNELS or r["Hkv"] != 8 or r["B"] != 16]
         v = verdicts(rows)
