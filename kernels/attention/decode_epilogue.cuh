@@ -1,0 +1,139 @@
+// The decode CTA's epilogue (decode_kernel.cuh, DecodeCta): the merge of its warps' result with
+// the other splits' (in a cluster, spread over the unit's CTAs, or by the unit's last CTA through
+// the workspace) and the output's write. Included by decode_kernel.cuh after DecodeCta.
+#pragma once
+
+namespace cotile::attention::detail {
+
+// The merged result of this CTA: final when there is one split, else a partial, and the last
+// CTA of the unit to arrive merges all partials; clustered splits merge every CTA's warps at
+// once, across the cluster's shared memory.
+template <int D, int KvType, bool Pairs>
+inline __device__ void DecodeCta<D, KvType, Pairs>::finish() {
+  const MergeBuffers m = merge_buffers();
+  const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) {
+    write_output(row, d0, acc, inv, lse);
+  };
+  if (p.clustered) {
+    merge_cluster<D, kWarps, kRows>(m.o, C::kMergeRow, m.max, m.sum, split, p.splits, valid_rows, write);
+    return trace(p, kTraceMerged);
+  }
+  int* last = reinterpret_cast<int*>(smem + C::kQRawBytes);  // (Q is done)
+  // Each thread owns 8 consecutive columns of one row per step (an output TiledCopy of 16 bytes).
+  const auto out_copy = ct::make_tiled_copy<CopyOp::kU128, Elem::kHalf>(
+      ct::make_layout(ct::make_shape(Int<kThreads / (D / 8)>{}, Int<D / 8>{}), ct::make_stride(Int<D / 8>{}, _1{})),
+      ct::make_layout(ct::make_shape(_1{}, _8{})));
+  const auto coords = ct::partition_S(out_copy, ct::make_identity_tensor(ct::make_shape(_16{}, Int<D>{})), tid);
+  constexpr int kSteps = decltype(ct::size(coords))::value / 8;
+
+  uint16_t* part_o = p.part_o + (int64_t(unit) * p.splits + split) * kRows * D;
+  float* part_lse = p.part_lse + (int64_t(unit) * p.splits + split) * kRows;
+  const bool single = p.splits == 1;
+#pragma unroll 1  // cold code (the prologue's comment, run()): 4 KiB less than unrolled
+  for (int st = 0; st < kSteps; ++st) {
+    const auto cd = coords[8 * st];
+    const int row = int(ct::get<0>(cd)), d0 = int(ct::get<1>(cd));
+    // The softmax merge of the warps' states (softmax.cuh): M, f_w, l = sum f_w l_w, O = sum f_w O_w.
+    float mx = -INFINITY;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) mx = fmaxf(mx, m.max[w * kRows + row]);
+    const float base = exp2_reference(mx);
+    float sum = 0.0f, acc[8] = {};
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+      const float f = merge_weight(m.max[w * kRows + row], base);
+      sum += f * m.sum[w * kRows + row];
+      const float4* src = reinterpret_cast<const float4*>(m.o + (w * kRows + row) * C::kMergeRow + d0);
+      add_scaled(acc, f, src[0], src[1]);
+    }
+    const RowResult res = result(mx, sum);
+    const float inv = res.inv, lse2 = res.lse;
+    if (single) {
+      write_output(row, d0, acc, inv, lse2);
+    } else if (row < valid_rows) {
+      *reinterpret_cast<uint4*>(part_o + row * D + d0) =
+          make_uint4(pack2<C::kBf16>(acc[0] * inv, acc[1] * inv), pack2<C::kBf16>(acc[2] * inv, acc[3] * inv),
+                     pack2<C::kBf16>(acc[4] * inv, acc[5] * inv), pack2<C::kBf16>(acc[6] * inv, acc[7] * inv));
+      if (d0 == 0) part_lse[row] = lse2;
+    }
+  }
+  trace(p, kTracePublished);
+  if (single) return;
+
+  if (p.spread_merge) return merge_spread_over_unit();
+  // Split-KV: publish, count arrivals; the last CTA merges every split of this unit.
+  __syncthreads();
+  if (tid == 0) {  // acq_rel: the CTA's partials (ordered before by the barrier) before the count,
+                   // and the other CTAs' partials visible to the last one
+    int arrived;
+    asm volatile("atom.add.acq_rel.gpu.s32 %0, [%1], 1;" : "=r"(arrived) : "l"(p.counters + unit) : "memory");
+    *last = arrived == p.splits - 1;
+  }
+  __syncthreads();
+  trace(p, kTraceCounted);
+  if (!*last) return;
+  merge_workspace<D, C::kBf16>(p.part_o + int64_t(unit) * p.splits * kRows * D,
+                               p.part_lse + int64_t(unit) * p.splits * kRows, p.splits, valid_rows, after_q(), write);
+  if (tid == 0) p.counters[unit] = 0;  // ready for the next launch (stream order)
+  trace(p, kTraceMerged);
+}
+
+// Split-KV in a one-wave grid (Params::spread_merge): publish, wait until every split of the
+// unit has, then merge this CTA's share of the unit's items (merge.cuh, merge_spread). Counters
+// [unit] count arrivals and [units + unit] departures; the last CTA to depart zeroes both for
+// the next launch (no CTA of this one reads them after its departure).
+template <int D, int KvType, bool Pairs>
+inline __device__ void DecodeCta<D, KvType, Pairs>::merge_spread_over_unit() {
+  __syncthreads();  // the CTA's partials are written
+  int32_t* arrived = p.counters + unit;
+  int32_t* departed = p.counters + int(gridDim.x) / p.splits + unit;
+  if (tid == 0) {  // release: the partials (ordered before by the barrier) before the count
+    asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"(arrived) : "memory");
+    for (int n = 0;;) {  // acquire: every split's partials visible once the count is complete
+      asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(n) : "l"(arrived) : "memory");
+      if (n >= p.splits) break;
+      __nanosleep(32);
+    }
+  }
+  __syncthreads();
+  trace(p, kTraceCounted);
+  const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) {
+    write_output(row, d0, acc, inv, lse);
+  };
+  merge_spread<D, C::kBf16>(p.part_o + int64_t(unit) * p.splits * kRows * D,
+                            p.part_lse + int64_t(unit) * p.splits * kRows, p.splits, split, valid_rows, write);
+  if (tid == 0) {
+    int n;
+    asm volatile("atom.add.relaxed.gpu.s32 %0, [%1], 1;" : "=r"(n) : "l"(departed) : "memory");
+    if (n == p.splits - 1) *arrived = 0, *departed = 0;  // ready for the next launch (stream order)
+  }
+  trace(p, kTraceMerged);
+}
+
+// O[b, head, d0 .. d0+7] = acc * inv * out_scale (rows past G are not written); LSE from base 2.
+// A pair's row writes its own head's half of the columns, at d0 - R / 2 for the second head.
+template <int D, int KvType, bool Pairs>
+inline __device__ void DecodeCta<D, KvType, Pairs>::write_output(int row, int d0, const float (&acc)[8], float inv,
+                                                                 float lse2) const {
+  const int m = kRows * m_tile + row;
+  if (m >= p.group) return;
+  const int head = h * p.group + m;
+  const int half = paired() && m >= p.pair_rows;
+  if (paired()) {
+    if (d0 / (D / 2) != half) return;
+    d0 -= half * (D / 2);
+  }
+  const float scale = inv * (half ? out_scale_two : out_scale);
+  uint32_t w[4];
+  if (p.o_type == COTILE_BF16) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) w[e] = pack2<true>(acc[2 * e] * scale, acc[2 * e + 1] * scale);
+  } else {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) w[e] = pack2<false>(acc[2 * e] * scale, acc[2 * e + 1] * scale);
+  }
+  *reinterpret_cast<uint4*>(p.o + b * p.o_sb + head * p.o_sh + d0 * 2) = make_uint4(w[0], w[1], w[2], w[3]);
+  if (p.lse && d0 == 0) p.lse[int64_t(b) * p.heads_kv * p.group + head] = lse2 * kLn2;
+}
+
+}  // namespace cotile::attention::detail
