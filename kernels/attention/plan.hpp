@@ -150,7 +150,7 @@ inline SplitChoice choose_splits(const Machine& m, const Work& w) {
 // paired. Measured (sweep of Qwen1.5-0.5B, Llama-3.2-1B, Qwen2.5-0.5B, fp8, A/B runs np pr pr np,
 // 2026-12-04): the paged caches of 64 MiB and more x1.05-1.35 isolated, x1.24-1.36 in sequence,
 // x1.08-1.42 back to back. Where they do not pay: [B, Hkv, N, D] caches (whose heads are apart:
-// x0.80-0.97 paired), so the plan pairs by choice only when told the layout is NHD (decode.h,
+// x0.80-0.96 paired), so the plan pairs by choice only when told the layout is NHD (decode.h,
 // kv_layout); caches of 16 MiB and less (x0.73-0.95 in a proxy run: fewer, shorter CTAs); and
 // pairs too few to fill the SMs (Hkv = 2, B = 1: x0.86 isolated in the proxy run). So: NHD caches
 // of kPairMinBytes or more whose pairs at the most splits reach 2 CTAs an SM.
