@@ -54,28 +54,28 @@ const char* dtype_name(int32_t t) {
 }
 bool known_dtype(int32_t t) { return t >= COTILE_F16 && t <= COTILE_E5M2; }
 
-// The kernel of head_dim d (of the launch: 128 for pairs) and cache type kv, one or two heads a CTA.
-KernelInfo kernel_for(int64_t d, int32_t kv, int64_t per_cta = 1) {
-  if (per_cta == 2) return d == 128 ? kernel_pairs(kv) : KernelInfo{};
-  switch (d) {
+// The heads as the kernel sees them: kv_heads_per_cta = 2 launches the head_dim-128 kernel on
+// heads_kv / 2 pairs of 2G query rows (plan.hpp, pair_heads; Params::pair_rows).
+struct LaunchHeads {
+  int64_t per_cta, heads_kv, group, head_dim, m_tiles;
+  static LaunchHeads of(const cotile_decode_shape_t& s, int64_t per_cta) {
+    const int64_t g = s.heads_q / s.heads_kv;
+    LaunchHeads l{per_cta, s.heads_kv / per_cta, g * per_cta, s.head_dim * per_cta, 0};
+    l.m_tiles = (l.group + kRows - 1) / kRows;
+    return l;
+  }
+};
+
+// The kernel of the launch's head_dim and heads a CTA for cache type kv.
+KernelInfo kernel_for(const LaunchHeads& l, int32_t kv) {
+  if (l.per_cta == 2) return l.head_dim == 128 ? kernel_pairs(kv) : KernelInfo{};
+  switch (l.head_dim) {
     case 64: return kernel_d64(kv);
     case 128: return kernel_d128(kv);
     case 256: return kernel_d256(kv);
     default: return {};
   }
 }
-
-// The heads as the kernel sees them: kv_heads_per_cta = 2 launches the head_dim-128 kernel on
-// heads_kv / 2 pairs of 2G query rows (plan.hpp, pair_heads; Params::pair_rows).
-struct LaunchHeads {
-  int64_t heads_kv, group, head_dim, m_tiles;
-  static LaunchHeads of(const cotile_decode_shape_t& s, int64_t per_cta) {
-    const int64_t g = s.heads_q / s.heads_kv;
-    LaunchHeads l{s.heads_kv / per_cta, g * per_cta, s.head_dim * per_cta, 0};
-    l.m_tiles = (l.group + kRows - 1) / kRows;
-    return l;
-  }
-};
 
 // The launch through the driver's cuLaunchKernelEx, found once through the runtime, with each
 // kernel's CUfunction found once: less host time a call than cudaLaunchKernelExC, which resolves
@@ -99,9 +99,9 @@ DriverLaunchFn driver_launch() {
 }
 // The CUfunction of a kernel (one cache slot per head_dim, cache type and heads a CTA); null when
 // not found.
-CUfunction driver_function(int64_t d, int32_t kv, int64_t per_cta, const void* fn) {
+CUfunction driver_function(const LaunchHeads& l, int32_t kv, const void* fn) {
   static std::atomic<CUfunction> cache[4 * 4];
-  const int slot = (per_cta == 2 ? 3 : d == 64 ? 0 : d == 128 ? 1 : 2) * 4 + kv;
+  const int slot = (l.per_cta == 2 ? 3 : l.head_dim == 64 ? 0 : l.head_dim == 128 ? 1 : 2) * 4 + kv;
   CUfunction f = cache[slot].load(std::memory_order_acquire);
   if (f) return f;
   cudaFunction_t g = nullptr;
@@ -233,7 +233,7 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
           ? 2
           : 1;
   const LaunchHeads lh = LaunchHeads::of(s, per_cta);
-  const KernelInfo k = kernel_for(lh.head_dim, s.kv_type, per_cta);
+  const KernelInfo k = kernel_for(lh, s.kv_type);
   // The kernel's limit covers a solo launch of any plan (plan.hpp, solo_launch), so that planning
   // another shape never takes away what an earlier plan launches with.
   int sm_smem = 0;
@@ -292,9 +292,9 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
 }
 
 extern "C" int32_t cotile_decode_resident_clusters(const cotile_decode_plan_t* plan, int32_t size) {
-  if (!plan || size < 1 || (plan->kv_heads_per_cta != 1 && plan->kv_heads_per_cta != 2)) return 0;
-  const KernelInfo k =
-      kernel_for(plan->shape.head_dim * plan->kv_heads_per_cta, plan->shape.kv_type, plan->kv_heads_per_cta);
+  if (!plan || size < 1 || (plan->kv_heads_per_cta != 1 && plan->kv_heads_per_cta != 2) || plan->shape.heads_kv < 1)
+    return 0;
+  const KernelInfo k = kernel_for(LaunchHeads::of(plan->shape, plan->kv_heads_per_cta), plan->shape.kv_type);
   int caller_device = 0;
   if (!k.fn || cudaGetDevice(&caller_device) != cudaSuccess) return 0;
   const RestoreDevice restore{caller_device};
@@ -333,10 +333,10 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   const cotile_decode_args_t& a = *args;
   const bool paired = plan->kv_heads_per_cta == 2;
   if ((plan->kv_heads_per_cta != 1 && !paired) || s.batch < 1 || s.heads_kv < 1 || s.heads_q < 1 ||
-      (paired && (s.head_dim != 64 || s.heads_kv % 2 != 0 || s.heads_q / s.heads_kv > kRows / 2)))
+      (paired && !can_pair_heads(s.heads_kv, s.heads_q / s.heads_kv, s.head_dim, dtype_bytes(s.kv_type))))
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
   const LaunchHeads lh = LaunchHeads::of(s, plan->kv_heads_per_cta);
-  const KernelInfo k = kernel_for(lh.head_dim, s.kv_type, plan->kv_heads_per_cta);
+  const KernelInfo k = kernel_for(lh, s.kv_type);
   const int64_t units = s.batch * lh.heads_kv * plan->m_tiles;
   if (!k.fn || plan->splits < 1 || plan->splits > kMaxSplits || plan->group != s.heads_q / s.heads_kv ||
       plan->m_tiles != lh.m_tiles || plan->grid != units * plan->splits ||
@@ -452,7 +452,7 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
 #endif
   void* kargs[] = {&p};
   if (const DriverLaunchFn dl = driver_launch()) {
-    if (const CUfunction f = driver_function(lh.head_dim, s.kv_type, plan->kv_heads_per_cta, k.fn)) {
+    if (const CUfunction f = driver_function(lh, s.kv_type, k.fn)) {
       COTILE_CUDA_TRY(launch_with_driver(dl, f, plan->grid, kThreads, plan->smem_bytes, plan->cluster,
                                          static_cast<cudaStream_t>(stream), kargs),
                       "cotile_decode_run: launch");

@@ -51,7 +51,6 @@ struct DecodeCta {
   // A pair of KV heads (Params::pair_rows > 0 in a launch of the Pairs kernel): byte x of a row of
   // the pair is byte x of its first head's row, or byte x - R / 2 of its second's, `pair_stride`
   // / 2 further (the launch's head stride is the pair's).
-  static constexpr bool kPairs = Pairs;
   static_assert(!Pairs || (D == 128 && C::kFp8), "decode: pairs of KV heads are head_dim 64 fp8 heads");
   __device__ static constexpr bool paired() { return Pairs; }
   __device__ int64_t pair_byte(int x, int64_t pair_stride) const {
