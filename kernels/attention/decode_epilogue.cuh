@@ -79,18 +79,21 @@ inline __device__ void DecodeCta<D, KvType, Pairs>::finish() {
 }
 
 // Split-KV in a one-wave grid (Params::spread_merge): publish, wait until every split of the
-// unit has, then merge this CTA's share of the unit's items (merge.cuh, merge_spread). Counters
-// [unit] count arrivals and [units + unit] departures; the last CTA to depart zeroes both for
-// the next launch (no CTA of this one reads them after its departure).
+// unit has, then merge this CTA's share of the unit's items (merge.cuh, merge_spread). One
+// counter a unit, counters[unit], wrapping at 2 splits (red.inc with bound 2 splits - 1, which
+// stores 0 in place of 2 splits): each CTA adds 1 on arriving and 1 on departing, and waits for
+// a count of at least `splits` in between. The count cannot wrap before every CTA has seen it
+// (the last departure is the wrap, and each CTA departs only after its wait), and it is 0 again
+// when the launch ends, with no CTA waiting for an atomic's answer before it exits.
 template <int D, int KvType, bool Pairs>
 inline __device__ void DecodeCta<D, KvType, Pairs>::merge_spread_over_unit() {
   __syncthreads();  // the CTA's partials are written
-  int32_t* arrived = p.counters + unit;
-  int32_t* departed = p.counters + int(gridDim.x) / p.splits + unit;
+  int32_t* count = p.counters + unit;
+  const unsigned bound = 2 * unsigned(p.splits) - 1;
   if (tid == 0) {  // release: the partials (ordered before by the barrier) before the count
-    asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"(arrived) : "memory");
+    asm volatile("red.release.gpu.global.inc.u32 [%0], %1;" ::"l"(count), "r"(bound) : "memory");
     for (int n = 0;;) {  // acquire: every split's partials visible once the count is complete
-      asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(n) : "l"(arrived) : "memory");
+      asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(n) : "l"(count) : "memory");
       if (n >= p.splits) break;
       __nanosleep(32);
     }
@@ -102,12 +105,9 @@ inline __device__ void DecodeCta<D, KvType, Pairs>::merge_spread_over_unit() {
   };
   merge_spread<D, C::kBf16>(p.part_o + int64_t(unit) * p.splits * kRows * D,
                             p.part_lse + int64_t(unit) * p.splits * kRows, p.splits, split, valid_rows, write);
-  if (tid == 0) {
-    int n;
-    asm volatile("atom.add.relaxed.gpu.s32 %0, [%1], 1;" : "=r"(n) : "l"(departed) : "memory");
-    if (n == p.splits - 1) *arrived = 0, *departed = 0;  // ready for the next launch (stream order)
-  }
   trace(p, kTraceMerged);
+  // Departure: the other CTAs' waits have seen every arrival before this CTA's (it waited too).
+  if (tid == 0) asm volatile("red.relaxed.gpu.global.inc.u32 [%0], %1;" ::"l"(count), "r"(bound) : "memory");
 }
 
 // O[b, head, d0 .. d0+7] = acc * inv * out_scale (rows past G are not written); LSE from base 2.

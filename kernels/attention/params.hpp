@@ -67,7 +67,7 @@ struct Params {
   bool trigger_early;  // let the next kernel start after the main loops (plan.hpp, trigger_early)
   bool spread_merge;   // the unit's CTAs wait for each other and share its merge (plan.hpp, spread_merge)
   // Split-KV partials: normalized O [unit][split][16][D] in the compute type (f16 or bf16),
-  // base-2 lse [unit][split][16] fp32; arrival counters [unit], then departure counters [unit].
+  // base-2 lse [unit][split][16] fp32; a counter [unit] (decode_epilogue.cuh: 0 between launches).
   uint16_t* part_o;
   float* part_lse;
   int32_t* counters;

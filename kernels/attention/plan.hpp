@@ -12,9 +12,9 @@ namespace cotile::attention::detail {
 
 inline uint64_t align256(uint64_t x) { return (x + 255) / 256 * 256; }
 
-// Workspace: partial O [units][splits][16][D] 16-bit, partial lse [units][splits][16] f32, counters
-// [2][units] (arrivals, departures); none when there is one split or the splits merge within a
-// cluster.
+// Workspace: partial O [units][splits][16][D] 16-bit, partial lse [units][splits][16] f32, a
+// counter a unit (int32, 0 between launches); none when there is one split or the splits merge
+// within a cluster.
 struct Workspace {
   uint64_t o, lse, counters, total;
 };
@@ -25,7 +25,7 @@ inline Workspace workspace_layout(int64_t units, int64_t splits, int64_t d, int6
   w.o = 0;
   w.lse = align256(part * kRows * uint64_t(d) * 2);
   w.counters = w.lse + align256(part * kRows * 4);
-  w.total = w.counters + align256(uint64_t(units) * 2 * 4);
+  w.total = w.counters + align256(uint64_t(units) * 4);
   return w;
 }
 
