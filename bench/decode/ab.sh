@@ -11,6 +11,9 @@
 #                 (untracked, not ignored: the device copy carries it; delete it before committing)
 #     CUDA_FLAGS  CMAKE_CUDA_FLAGS for it, e.g. -DCOTILE_DECODE_MERGE_BATCH=8 (may be empty)
 #   env ORDER="a b b a" overrides the run order; BENCH_ARGS are passed to bench.py (--kv fp8-e4m3).
+#   env AB_BENCH=sweep runs the model sweep instead, cotile and the read only (`sweep.py --no-torch
+#   --no-oracle $SWEEP_ARGS`, e.g. SWEEP_ARGS="--filter kv=fp8-e4m3"; ~20 s a run for its 234 cases):
+#   one folder NAME_runK per run, and a comparison of (a), (b) and (c) by case and group.
 # At the end the table of ab_compare.py (baseline: the first variant) is printed and kept as
 # compare.txt beside the CSVs (it comes back even when a device's file limit drops CSVs).
 # Compare again: python3 bench/decode/ab_compare.py DIR BASELINE_NAME
@@ -35,7 +38,14 @@ run=0
 for name in $order; do
   run=$((run + 1))
   # each variant's own bench.py and Python module: they match its library's C ABI
-  COTILE_ATTENTION_LIB="$PWD/ab-build-$name/lib/libcotile_attention.so" python3 "${srcs[$name]}/bench/decode/bench.py" --no-torch \
-    ${BENCH_ARGS:-} --csv "$out/${name}_run$run.csv" 2>&1 | grep -E "^probe"
+  lib="$PWD/ab-build-$name/lib/libcotile_attention.so"
+  if [[ ${AB_BENCH:-table} == sweep ]]; then
+    COTILE_ATTENTION_LIB=$lib python3 "${srcs[$name]}/bench/decode/sweep.py" --no-torch --no-oracle ${SWEEP_ARGS:-} \
+      --out "$out/${name}_run$run" > "$out/${name}_run$run.log" 2>&1
+    echo "$name run $run: $(tail -1 "$out/${name}_run$run.log")"
+  else
+    COTILE_ATTENTION_LIB=$lib python3 "${srcs[$name]}/bench/decode/bench.py" --no-torch \
+      ${BENCH_ARGS:-} --csv "$out/${name}_run$run.csv" 2>&1 | grep -E "^probe"
+  fi
 done
 python3 bench/decode/ab_compare.py "$out" "${names[0]}" | tee "$out/compare.txt"
