@@ -19,6 +19,9 @@ import math
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sweep_targets as T  # noqa: E402
+
 MODES = "abc"
 
 
@@ -54,16 +57,12 @@ def sweep_runs(directory):
     for path in sorted(glob.glob(os.path.join(directory, "*_run*", "sweep.csv"))):
         name = os.path.basename(os.path.dirname(path)).rsplit("_run", 1)[0]
         with open(path, newline="") as f:
-            runs[name].append({case_of(r): r for r in csv.DictReader(f) if r["kernel"] == "cotile" and r["status"] == "ok"})
+            runs[name].append({T.case_key(r): r for r in csv.DictReader(f) if r["kernel"] == "cotile" and T.ok(r)})
     return runs
 
 
-def case_of(r):
-    return (r["label"], r["Hq"], r["Hkv"], r["D"], r["B"], r["N"], r["kv"], r["layout"])
-
-
 def merge_kind(r):
-    if str(r.get("kv_heads_per_cta")) == "2":
+    if T.row_plan_key(r).endswith("p"):
         return "pairs"
     if int(r["splits"]) == 1:
         return "one split"
@@ -90,10 +89,10 @@ def compare_sweeps(runs, base, out=print):
             if not mine:
                 continue
             ratio = [x / y for x, y in zip(mean_times(theirs), mean_times(mine))]
-            plan = f"{r0['splits']}{'c' if int(r0['cluster']) > 1 else ''}{'p' if merge_kind(r0) == 'pairs' else ''}"
-            out(f"  {' '.join(case[:1]) + ' (' + ','.join(case[1:4]) + ') B=' + case[4] + ' N=' + case[5]:44} "
-                f"{case[6]:8} {case[7]:8} {plan:>5} " + " ".join(f"{x:6.3f}" for x in ratio))
-            groups[(case[6], case[7], merge_kind(r0))].append(ratio)
+            name_of = f"{r0['label']} ({r0['Hq']},{r0['Hkv']},{r0['D']}) B={r0['B']} N={r0['N']}"
+            out(f"  {name_of:44} {r0['kv']:8} {r0['layout']:8} {T.row_plan_key(r0):>5} " +
+                " ".join(f"{x:6.3f}" for x in ratio))
+            groups[(r0["kv"], r0["layout"], merge_kind(r0))].append(ratio)
         out(f"  {'group (kv, layout, baseline merge)':44} {'n':>4}  geomean a b c        min a b c")
         every = []
         for g, rs in sorted(groups.items()):

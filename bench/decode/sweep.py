@@ -283,11 +283,6 @@ def rel_error(case, inp, call):
     return worst
 
 
-def oracle_key(splits, cluster, kv_heads_per_cta):
-    """An oracle entry's name: the split count, `c` when merged in a cluster, `p` for pairs of KV heads."""
-    return f"{splits}{'c' if int(cluster) > 1 else ''}{'p' if int(kv_heads_per_cta) == 2 else ''}"
-
-
 def oracle(case, inp, tm, plan, n_calls):
     """The oracle's columns: each forced split count (and, where the case can pair KV heads, each
     with one and with two heads a CTA) under (a) and (b), the best of each."""
@@ -300,9 +295,9 @@ def oracle(case, inp, tm, plan, n_calls):
                 calls[0]()
                 ta, _ = tm.isolated(calls, M.ORACLE_REPS_ISOLATED)
                 tb, _ = tm.in_sequence(calls, max(n_calls, inp.copies), M.ORACLE_REPLAYS)
-                times[oracle_key(s, p.cluster, p.kv_heads_per_cta)] = (ta, tb)
+                times[sweep_targets.plan_key(s, p.cluster, p.kv_heads_per_cta)] = (ta, tb)
             except Exception as e:  # noqa: BLE001
-                times[oracle_key(s, 1, per_cta)] = None
+                times[sweep_targets.plan_key(s, 1, per_cta)] = None
                 print(f"  oracle: {s} splits ({per_cta or 'plan'} heads a CTA) failed: {type(e).__name__}: "
                       f"{str(e)[:100]}", file=sys.stderr)
     ok = {k: v for k, v in times.items() if v is not None}
@@ -451,7 +446,7 @@ def case_line(case_rows, idx):
     tb = [idx.best_torch(r, m)[0] for m in "ab"]
     r16 = idx.sixteen_bit(r) if r["kv"] != "bf16" else None
     x16 = [sweep_targets.ratio(r16.get(f"{m}_us"), r[f"{m}_us"]) if r16 else None for m in "ab"]
-    spl = f"{r['splits']}{'c' if r['cluster'] > 1 else ''}{'p' if str(r.get('kv_heads_per_cta')) == '2' else ''}"
+    spl = sweep_targets.row_plan_key(r)
     line = (f"{name:<56} {r['kv_MiB']:>7.1f} {spl:>4} | {r['a_us']:>8.2f} {r['b_us']:>8.2f} {r['c_us']:>8.2f} | "
             + " ".join(fmt(r.get(f"pct_read_{m}"), "5.1f") for m in "abc") + " | "
             + " ".join(fmt(t, "8.2f") for t in tb) + " | "

@@ -171,6 +171,18 @@ def _fmt(target, v):
     return f"{v:.1f}%" if target in (T_READ16, T_FP8_READ) else f"x{v:.3f}"
 
 
+def plan_key(splits, cluster, kv_heads_per_cta):
+    """A launch's name in the oracle column and the tables: the split count, `c` when merged in a
+    cluster, `p` for pairs of KV heads (numbers or their strings; cluster and pairs None for 1)."""
+    return (f"{int(float(splits))}{'c' if int(float(cluster or 1)) > 1 else ''}"
+            f"{'p' if int(float(kv_heads_per_cta or 1)) == 2 else ''}")
+
+
+def row_plan_key(r):
+    """plan_key of a cotile row's plan."""
+    return plan_key(r.get("splits"), r.get("cluster"), r.get("kv_heads_per_cta"))
+
+
 def plan_vs_oracle(r, mode):
     """The plan's time over the best forced split count's under mode ('a' or 'b'), both from the
     oracle's column (one pass of timings; entries S[c][p], p: two KV heads a CTA); the row's
@@ -186,8 +198,7 @@ def plan_vs_oracle(r, mode):
                 pass
     i = MODES.index(mode)
     try:
-        mine = (f"{int(float(r.get('splits')))}{'c' if int(float(r.get('cluster') or 1)) > 1 else ''}"
-                f"{'p' if int(float(r.get('kv_heads_per_cta') or 1)) == 2 else ''}")
+        mine = row_plan_key(r)
     except (TypeError, ValueError):
         mine = None
     if mine in entries:
