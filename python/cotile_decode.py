@@ -196,6 +196,12 @@ class DecodePlan:
         reuses that call's checked launch arguments (a decode step's usual case: the same buffers
         every step), so that the host cost is the few attribute reads that make the key. With
         _cotile_decode_ext, such a call is matched and launched in C++."""
+        return self._run_args(q, k_cache, v_cache, seqlen_kv, out, lse, return_lse, kv_layout, page_table,
+                              cache_batch_idx, k_new, v_new, softmax_scale, softcap, window, k_scale, v_scale)
+
+    def _run_args(self, q, k_cache, v_cache, seqlen_kv, out, lse, return_lse, kv_layout, page_table, cache_batch_idx,
+                  k_new, v_new, softmax_scale, softcap, window, k_scale, v_scale):
+        """run() with every argument in order (python/cotile_ops.py calls it so)."""
         if self._cache is not None:
             hit = self._fast_run(self._cache, q, k_cache, v_cache, seqlen_kv, out, lse, return_lse, kv_layout,
                                  page_table, cache_batch_idx, k_new, v_new, softmax_scale, softcap, window, k_scale,

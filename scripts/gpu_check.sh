@@ -26,6 +26,7 @@ run device_law_test "$build/tests/device_law_test"
 run arch_test "$build/tests/arch_test"
 run decode_test "$build/tests/decode_test"
 run decode_python_test python3 tests/attention/python_test.py "$PWD/$build/lib/libcotile_attention.so"
+run decode_ops_test python3 tests/attention/ops_test.py "$PWD/$build/lib/libcotile_attention.so"
 sanitize() {  # tool
   compute-sanitizer --tool "$1" --error-exitcode 1 "$build/tests/decode_test" --quick
 }

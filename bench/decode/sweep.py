@@ -40,8 +40,9 @@ the plan's time (its row's a_us, b_us) over it (plan_vs_oracle_{a,b}; target <= 
 are told the cache's layout (paged: NHD, contiguous: HND), so they may pair KV heads (`p` in the
 table's split column); where a case can pair (fp8, D = 64, G <= 8, even Hkv) the oracle forces
 each count with one and with two heads a CTA, so that the plan's choice of pairs is judged too.
-Host cost: DecodePlan.run's host time (time.perf_counter over batches of 50 calls with the GPU
-otherwise idle, synchronized between batches), contiguous and paged, B = 1 (target <= 10 us).
+Host cost: DecodePlan.run's host time and torch.ops.cotile.decode's (python/cotile_ops.py;
+time.perf_counter over batches of 50 calls with the GPU otherwise idle, synchronized between
+batches), contiguous and paged, B = 1 (target <= 10 us).
 Correctness: each cotile case once against an fp32 reference on its first two sequences (relative
 error; > 2e-2 is reported as a failure and the script exits 1 after writing its results).
 
@@ -405,27 +406,51 @@ def run_case(case, args, tm, flex, probe, log):
     return list(rows.values())
 
 
+def per_call_us(call):
+    """Median host time of one call over 30 batches of 50 (after 20 warm-up calls), GPU otherwise idle."""
+    for _ in range(20):
+        call()
+    per = []
+    for _ in range(30):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(50):
+            call()
+        per.append((time.perf_counter() - t0) / 50 * 1e6)
+    torch.cuda.synchronize()
+    return median(per), min(per)
+
+
 def host_cost(log):
-    """{layout: us} host time of one DecodePlan.run call, GPU otherwise idle (B = 1, N = 1024)."""
+    """{layout: us} host time of one DecodePlan.run call (the target's), GPU otherwise idle (B = 1,
+    N = 1024); one torch.ops.cotile.decode call's (python/cotile_ops.py, output allocated per call)
+    is logged beside it."""
+    try:
+        import cotile_ops
+    except (ImportError, AttributeError) as e:  # a PyTorch without torch.library.register_fake
+        cotile_ops = None
+        log(f"torch.ops.cotile.decode not timed: {type(e).__name__}: {e}")
     out = {}
     for layout, ps in (("HND", 0), ("paged16", 16)):
         case = M.Case("Llama-3-8B", ("Llama-3-8B",), 32, 8, 128, 1, 1024, "bf16", layout, ps)
         inp = make_inputs(case, 1)
         plan, calls = cotile_calls(case, inp)
-        for _ in range(20):
-            calls[0]()
-        per = []
-        for _ in range(30):
-            torch.cuda.synchronize()
-            t0 = time.perf_counter()
-            for _ in range(50):
-                calls[0]()
-            per.append((time.perf_counter() - t0) / 50 * 1e6)
-        torch.cuda.synchronize()
-        out["contiguous" if ps == 0 else "paged"] = median(per)
+        name = "contiguous" if ps == 0 else "paged"
+        med, best = per_call_us(calls[0])
+        out[name] = med
         via = "ctypes" if plan.cache_stats() is None else "the C++ call cache"
-        log(f"host time of one DecodePlan.run ({layout}, B=1 N=1024, {via}): median {median(per):.2f} us, "
-            f"best batch {min(per):.2f} us (30 batches of 50 calls)")
+        log(f"host time of one DecodePlan.run ({layout}, B=1 N=1024, {via}): median {med:.2f} us, "
+            f"best batch {best:.2f} us (30 batches of 50 calls)")
+        if cotile_ops is None:
+            continue
+        handle = cotile_ops.register(plan)
+        kw = dict(page_table=inp.page_table) if case.paged else {}
+        med, best = per_call_us(lambda: torch.ops.cotile.decode(inp.qs[0], inp.ks[0], inp.vs[0], inp.seqlen, handle,
+                                                                "NHD" if case.paged else "HND", k_scale=inp.scale,
+                                                                v_scale=inp.scale, **kw))
+        cotile_ops.release(handle)
+        log(f"host time of one torch.ops.cotile.decode ({layout}, B=1 N=1024): median {med:.2f} us, "
+            f"best batch {best:.2f} us")
     return out
 
 
