@@ -65,6 +65,14 @@ want_o, want_lse = plan.run(q, k, v, seqlen, kv_layout="HND", return_lse=True, s
 got_o, got_lse = torch.ops.cotile.decode_lse(q, k, v, seqlen, h, "HND", softcap=30.0)
 check("eager decode_lse equals DecodePlan.run (soft-cap)", torch.equal(got_o, want_o) and torch.equal(got_lse, want_lse))
 
+# A call checked once is launched from the call cache after (where python/decode_ext is built).
+before = plan.cache_stats()
+for _ in range(3):
+    torch.ops.cotile.decode(q, k, v, seqlen, h, "HND")
+if before is not None:
+    after = plan.cache_stats()
+    check("operator calls hit the call cache", after[0] >= before[0] + 3, f"{before} -> {after}")
+
 # Paged fp8 with per-head scales, keyword arguments.
 P = 16
 pages = (N + P - 1) // P
