@@ -9,42 +9,13 @@ Exit 77 (skipped) without PyTorch (with torch.library.register_fake) or a GPU.
 import os
 import sys
 
-try:
-    import torch
-except ImportError:
-    print("no PyTorch: skipped")
-    sys.exit(77)
-if not hasattr(torch, "library") or not hasattr(torch.library, "register_fake"):
-    print("PyTorch without torch.library.register_fake: skipped")
-    sys.exit(77)
-if not torch.cuda.is_available():
-    print("no GPU: skipped")
-    sys.exit(77)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from torch_checks import check, finish, raises, torch_or_skip, use_library  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-if len(sys.argv) > 1:
-    os.environ["COTILE_ATTENTION_LIB"] = sys.argv[1]
-sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+torch = torch_or_skip(needs=("library.register_fake",))
+use_library(sys.argv)
 import cotile_decode  # noqa: E402
 import cotile_ops  # noqa: E402
-
-failures = 0
-
-
-def check(name, cond, detail=""):
-    global failures
-    print(("ok   " if cond else "FAIL ") + name + ("" if cond else ": " + detail))
-    failures += 0 if cond else 1
-
-
-def raises(name, fn, words):
-    try:
-        fn()
-    except (ValueError, TypeError, RuntimeError) as e:
-        check(name, words in str(e), f"message {str(e)!r} lacks {words!r}")
-        return
-    check(name, False, "no exception")
-
 
 torch.manual_seed(0)
 dev = "cuda"
@@ -150,5 +121,4 @@ raises("argument check as run()", lambda: torch.ops.cotile.decode(q, k, v, seqle
 cotile_ops.release(h8)
 raises("released handle", lambda: torch.ops.cotile.decode(q, kp, vp, seqlen, h8, page_table=table), "plan: handle")
 
-print(f"{'FAILED' if failures else 'passed'}: {failures} failure(s)")
-sys.exit(1 if failures else 0)
+finish()

@@ -9,28 +9,12 @@ import math
 import os
 import sys
 
-try:
-    import torch
-except ImportError:
-    print("no PyTorch: skipped")
-    sys.exit(77)
-if not torch.cuda.is_available():
-    print("no GPU: skipped")
-    sys.exit(77)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from torch_checks import check, finish, raises, torch_or_skip, use_library  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-if len(sys.argv) > 1:
-    os.environ["COTILE_ATTENTION_LIB"] = sys.argv[1]
-sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+torch = torch_or_skip()
+use_library(sys.argv)
 import cotile_decode  # noqa: E402
-
-failures = 0
-
-
-def check(name, cond, detail=""):
-    global failures
-    print(("ok   " if cond else "FAIL ") + name + ("" if cond else ": " + detail))
-    failures += 0 if cond else 1
 
 
 def reference(q, k_rows, v_rows, lens, scale, k_scale, v_scale):
@@ -155,15 +139,6 @@ if hasattr(torch, "float8_e4m3fn"):
 
 
 # Argument checks: each raises, naming the argument.
-def raises(name, fn, word):
-    try:
-        fn()
-    except (ValueError, TypeError, RuntimeError) as e:
-        check(f"bad {name} -> {type(e).__name__}", word in str(e), str(e))
-        return
-    check(f"bad {name} raises", False, "no exception")
-
-
 # The C++ call cache (python/decode_ext, built beside the library where PyTorch is): a call checked
 # before launches from C++ with the same result; any changed argument is checked again in Python.
 if plan.cache_stats() is None:
@@ -229,5 +204,4 @@ except RuntimeError as e:  # a launch error, or a capture that the launch broke
     captured, why = False, str(e)
 check("stream_read captured in a CUDA graph and replayed", captured, why)
 
-print(f"{'FAILED' if failures else 'passed'}: {failures} failure(s)")
-sys.exit(1 if failures else 0)
+finish()
