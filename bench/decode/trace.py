@@ -1,8 +1,9 @@
 """Per-CTA phase times of one decode launch (a library built with -DCOTILE_DECODE_TRACE=1):
 where a CTA's time goes (start -> Q ready -> main loop done -> the warps' results in shared
 memory -> partial published -> split counter read -> merged), warp 0's progress through its
-tiles (each eighth), and the epilogue's steps per CTA; for grids of several waves, where the first
-wave's CTAs were placed and how long each SM had no CTA in its main loop.
+tiles (each eighth), and the epilogue's steps per CTA; for grids of several waves, the phases of
+the first wave's CTAs against the later ones' (which start on SMs that ran the same code), where
+the first wave's CTAs were placed and how long each SM had no CTA in its main loop.
 
     COTILE_ATTENTION_LIB=.../libcotile_attention.so python3 bench/decode/trace.py B Hq Hkv N D [fp16|bf16|fp8-e4m3 [splits]]
 
@@ -86,6 +87,18 @@ for a, b, what in ((2, 14, "warps' results to shared"), (14, 3, "partial/output 
         print(f"  {what:>24} per CTA: median {xs[len(xs) // 2]:.2f} max {xs[-1]:.2f} us")
 loop = sorted((r[2] - r[1]) / 1e3 for r in t)
 print(f"  main loop per CTA: median {loop[len(loop) // 2]:.2f} us, max {loop[-1]:.2f} us")
+if plan.grid > plan.sms * plan.ctas_per_sm:  # several waves: a later CTA starts where one ran the same code
+    first = sorted(r[0] for r in t)[plan.sms * plan.ctas_per_sm - 1]
+
+    def med(xs):
+        xs = sorted(xs)
+        return f"{xs[len(xs) // 2] / 1e3:.2f}" if xs else "-"
+
+    for name, rs in (("first wave", [r for r in t if r[0] <= first]), ("later waves", [r for r in t if r[0] > first])):
+        print(f"  {name:>11} (n={len(rs)}), median us: start->Q ready {med([r[1] - r[0] for r in rs])}, "
+              f"Q ready->tile 0 {med([r[6] - r[1] for r in rs if r[6]])}, loop {med([r[2] - r[1] for r in rs])}, "
+              f"loop->warps in {med([r[14] - r[2] for r in rs if r[14]])}, "
+              f"warps in->written {med([r[3] - r[14] for r in rs if r[3] and r[14]])}")
 if plan.grid > plan.sms:  # several CTAs an SM: placement, and the SMs' gaps between main loops
     warpid = [r[5] >> 32 for r in t]
     for r in t:
