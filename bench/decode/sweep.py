@@ -21,7 +21,7 @@ two points per configuration, models.flex_case); `read`: cotile_decode.stream_re
 exactly the case's KV bytes. PyTorch runs on bf16 contiguous caches only: no PyTorch attention
 takes fp8 K/V or a page table; fp8 and paged cases are judged against that (sweep_targets.py).
 
-Timing, the same three ways for every kernel (microseconds a call):
+Timing, the same three ways for every kernel (microseconds a call; timing.py):
   (a) isolated: before each call one read pass over an unrelated 512 MiB buffer (a PyTorch sum, an
       ordinary launch; L2 is left holding clean, unrelated lines), then CUDA events around the call alone; 15 calls over the rotating
       input copies; the median, and the worst (a_worst_us). A GPU sleep first keeps the host ahead.
@@ -55,7 +55,6 @@ import argparse
 import csv
 import math
 import os
-import statistics
 import sys
 import time
 import types
@@ -67,7 +66,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 import models as M  # noqa: E402
 import sweep_targets  # noqa: E402
 
-torch = F = cotile_decode = None  # imported by gpu_imports(), so that --list needs no PyTorch
+torch = F = cotile_decode = timing = None  # imported by gpu_imports(), so that --list needs no PyTorch
 
 FIELDS = ["label", "models", "Hq", "Hkv", "D", "G", "B", "N", "kv", "layout", "page_size", "kv_MiB", "kv16_MiB", "kernel",
           "status", "a_us", "a_worst_us", "b_us", "c_us", "pct_read_a", "pct_read_b", "pct_read_c", "graphed",
@@ -78,12 +77,14 @@ MAX_REL_ERR = 2e-2
 
 
 def gpu_imports():
-    global torch, F, cotile_decode
+    global torch, F, cotile_decode, timing
     import torch as _torch
     import torch.nn.functional as _F
     torch, F = _torch, _F
     import cotile_decode as _cd
     cotile_decode = _cd
+    import timing as _timing
+    timing = _timing
     warnings.filterwarnings("ignore")
 
 
@@ -97,135 +98,6 @@ class Log:
         line = " ".join(str(p) for p in parts)
         self.lines.append(line)
         print(line, file=sys.stderr if err else sys.stdout, flush=True)
-
-
-def median(xs):
-    return statistics.median(xs)
-
-
-class Timer:
-    """The three ways of timing a list of calls (one per input copy): isolated, in_sequence, chain."""
-
-    def __init__(self):
-        self.flush_buf = torch.zeros(M.FLUSH_BYTES, dtype=torch.uint8, device="cuda")
-        self.flush_words = self.flush_buf.view(torch.int32)
-        self.x = torch.randn(64, 4096, device="cuda", dtype=torch.bfloat16)
-        self.w = torch.randn(4096, 512, device="cuda", dtype=torch.bfloat16)
-        self.y = torch.empty(64, 512, device="cuda", dtype=torch.bfloat16)
-        self.stream = torch.cuda.Stream()  # graphs are captured on it
-        self.between()
-        torch.cuda.synchronize()
-        with torch.cuda.stream(self.stream):
-            self.between()  # cuBLAS's workspace for the capture stream, before any capture
-        torch.cuda.synchronize()
-
-    def between(self):  # the unrelated kernel of (b): a decode step's small projection GEMM
-        torch.mm(self.x, self.w, out=self.y)
-
-    def flush(self):
-        """The unrelated read pass of (a): a PyTorch reduction over 512 MiB, an ordinary launch (not a
-        programmatic dependent one like stream_read, which a kernel's early trigger would let start
-        during the timed call's tail)."""
-        torch.sum(self.flush_words)
-
-    def head_start(self):
-        """Keeps the GPU busy ~2.5 ms, so that the host enqueues (a)'s calls ahead of it."""
-        if hasattr(torch.cuda, "_sleep"):
-            torch.cuda._sleep(M.HEAD_START_CYCLES)
-        else:
-            for _ in range(24):
-                self.flush()
-
-    @staticmethod
-    def events(n):
-        return [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(n)]
-
-    def isolated(self, calls, reps):
-        """(median, worst) us of one call after an unrelated 512 MiB read pass, CUDA events around it."""
-        torch.cuda.synchronize()
-        ev = self.events(reps)
-        self.head_start()
-        for r, (s, e) in enumerate(ev):
-            self.flush()
-            s.record()
-            calls[r % len(calls)]()
-            e.record()
-        torch.cuda.synchronize()
-        ts = sorted(s.elapsed_time(e) * 1e3 for s, e in ev)
-        return median(ts), ts[-1]
-
-    def capture(self, body):
-        """A CUDA graph of body(), or None when it cannot be captured. (capture_begin/end on a side
-        stream rather than torch.cuda.graph, which collects garbage and empties the cache each time.)"""
-        try:
-            g = torch.cuda.CUDAGraph()
-            self.stream.wait_stream(torch.cuda.current_stream())
-            with torch.cuda.stream(self.stream):
-                g.capture_begin()
-                try:
-                    body()
-                finally:
-                    g.capture_end()
-            torch.cuda.current_stream().wait_stream(self.stream)
-            g.replay()
-            torch.cuda.synchronize()
-            return g
-        except Exception:  # noqa: BLE001 (not capturable: timed eagerly)
-            torch.cuda.synchronize()
-            return None
-
-    @staticmethod
-    def run_us(g, body):
-        (s, e), = Timer.events(1)
-        s.record()
-        g.replay() if g is not None else body()
-        e.record()
-        e.synchronize()
-        return s.elapsed_time(e) * 1e3
-
-    def in_sequence(self, calls, n, replays):
-        """(us a call, graphed): a graph of n (GEMM, call) pairs less a graph of the n GEMMs, over n."""
-        def body():
-            for i in range(n):
-                self.between()
-                calls[i % len(calls)]()
-
-        def base():
-            for _ in range(n):
-                self.between()
-        g1, g0 = self.capture(body), self.capture(base)
-        t1, t0 = [], []
-        for _ in range(replays):
-            t1.append(self.run_us(g1, body))
-            t0.append(self.run_us(g0, base))
-        graphed = g1 is not None and g0 is not None
-        del g1, g0
-        return (median(t1) - median(t0)) / n, graphed
-
-    def chain(self, calls, n, replays):
-        """(us a call, graphed): a graph of n calls back to back, over n."""
-        def body():
-            for i in range(n):
-                calls[i % len(calls)]()
-        g = self.capture(body)
-        ts = [self.run_us(g, body) for _ in range(replays)]
-        return median(ts) / n, g is not None
-
-    def all_modes(self, calls, copies, reps_a=M.REPS_ISOLATED, replays_cap=M.REPLAYS, chain=True):
-        """{a_us, a_worst_us, b_us, c_us, graphed, calls_per_graph} of a kernel's calls."""
-        calls[0]()
-        torch.cuda.synchronize()
-        est = self.run_us(None, calls[-1]) * 1e-6  # one eager call: only to size the graphs
-        n, replays = M.graph_plan(copies, est)
-        replays = min(replays, replays_cap)
-        out = dict(calls_per_graph=n)
-        out["a_us"], out["a_worst_us"] = self.isolated(calls, reps_a)
-        out["b_us"], gb = self.in_sequence(calls, n, replays)
-        gc = True
-        if chain:
-            out["c_us"], gc = self.chain(calls, n, replays)
-        out["graphed"] = gb and gc
-        return out
 
 
 def make_inputs(case, copies):
@@ -406,21 +278,6 @@ def run_case(case, args, tm, flex, probe, log):
     return list(rows.values())
 
 
-def per_call_us(call):
-    """Median host time of one call over 30 batches of 50 (after 20 warm-up calls), GPU otherwise idle."""
-    for _ in range(20):
-        call()
-    per = []
-    for _ in range(30):
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(50):
-            call()
-        per.append((time.perf_counter() - t0) / 50 * 1e6)
-    torch.cuda.synchronize()
-    return median(per), min(per)
-
-
 def host_cost(log):
     """{layout: us} host time of one DecodePlan.run call (the target's), GPU otherwise idle (B = 1,
     N = 1024); one torch.ops.cotile.decode call's (python/cotile_ops.py, output allocated per call)
@@ -436,7 +293,7 @@ def host_cost(log):
         inp = make_inputs(case, 1)
         plan, calls = cotile_calls(case, inp)
         name = "contiguous" if ps == 0 else "paged"
-        med, best = per_call_us(calls[0])
+        med, best = timing.per_call_us(calls[0])
         out[name] = med
         via = "ctypes" if plan.cache_stats() is None else "the C++ call cache"
         log(f"host time of one DecodePlan.run ({layout}, B=1 N=1024, {via}): median {med:.2f} us, "
@@ -445,9 +302,9 @@ def host_cost(log):
             continue
         handle = cotile_ops.register(plan)
         kw = dict(page_table=inp.page_table) if case.paged else {}
-        med, best = per_call_us(lambda: torch.ops.cotile.decode(inp.qs[0], inp.ks[0], inp.vs[0], inp.seqlen, handle,
-                                                                "NHD" if case.paged else "HND", k_scale=inp.scale,
-                                                                v_scale=inp.scale, **kw))
+        layout_arg = "NHD" if case.paged else "HND"
+        med, best = timing.per_call_us(lambda: torch.ops.cotile.decode(
+            inp.qs[0], inp.ks[0], inp.vs[0], inp.seqlen, handle, layout_arg, k_scale=inp.scale, v_scale=inp.scale, **kw))
         cotile_ops.release(handle)
         log(f"host time of one torch.ops.cotile.decode ({layout}, B=1 N=1024): median {med:.2f} us, "
             f"best batch {best:.2f} us")
@@ -587,7 +444,7 @@ def main(argv):
     probe = cotile_decode.bandwidth_probe(4 << 30, repeats=10)
     torch.cuda.empty_cache()
     log(f"streaming-read probe: {probe / 1e12:.3f} TB/s; {torch.cuda.get_device_name()}; torch {torch.__version__}")
-    tm = Timer()
+    tm = timing.Timer()
     flex = Flex(args.flex_budget, log) if not args.no_torch and args.flex != "none" else None
     rows, failures, skipped = [], [], []
     log(HEADER)
