@@ -71,11 +71,8 @@ def _scale(name, value, per_head):
 def _decode(q, k_cache, v_cache, seqlen_kv, plan, kv_layout="NHD", page_table=None, cache_batch_idx=None,
             softmax_scale=None, softcap=0.0, window=0, k_scale=1.0, v_scale=1.0, k_scale_h=None, v_scale_h=None,
             return_lse=False):
-    p = _plans.get(plan)
-    if p is None:
-        raise ValueError(f"plan: handle {plan} names no registered plan (cotile_ops.register)")
-    if k_scale_h is not None or v_scale_h is not None:
-        k_scale, v_scale = _scale("k_scale", k_scale, k_scale_h), _scale("v_scale", v_scale, v_scale_h)
+    p = _plan(plan)
+    k_scale, v_scale = _scale("k_scale", k_scale, k_scale_h), _scale("v_scale", v_scale, v_scale_h)
     return p._run_args(q, k_cache, v_cache, seqlen_kv, None, None, return_lse, kv_layout, page_table, cache_batch_idx,
                        None, None, softmax_scale, softcap, window, k_scale, v_scale)
 
@@ -89,18 +86,19 @@ _lib.impl("decode_lse", _decode_lse, "CUDA")
 
 
 def _out_meta(q, plan):
+    """O's and the LSE's empty tensors, as the plan makes them."""
     p = _plan(plan)
     if q.dim() != 3:
         raise ValueError(f"q: {q.dim()} dimensions, expected [batch, heads_q, head_dim]")
-    return q.new_empty((q.shape[0], p.heads_q, p.head_dim), dtype=p.o_dtype)
+    return (q.new_empty((q.shape[0], p.heads_q, p.head_dim), dtype=p.o_dtype),
+            q.new_empty((q.shape[0], p.heads_q), dtype=torch.float32))
 
 
 @torch.library.register_fake("cotile::decode", lib=_lib)
 def _decode_fake(q, k_cache, v_cache, seqlen_kv, plan, *args, **kwargs):
-    return _out_meta(q, plan)
+    return _out_meta(q, plan)[0]
 
 
 @torch.library.register_fake("cotile::decode_lse", lib=_lib)
 def _decode_lse_fake(q, k_cache, v_cache, seqlen_kv, plan, *args, **kwargs):
-    out = _out_meta(q, plan)
-    return out, q.new_empty((q.shape[0], _plan(plan).heads_q), dtype=torch.float32)
+    return _out_meta(q, plan)

@@ -138,7 +138,6 @@ if hasattr(torch, "float8_e4m3fn"):
         check("a paged (NHD) cache refused by a plan told HND", "kv_layout is HND" in str(e), str(e))
 
 
-# Argument checks: each raises, naming the argument.
 # The C++ call cache (python/decode_ext, built beside the library where PyTorch is): a call checked
 # before launches from C++ with the same result; any changed argument is checked again in Python.
 if plan.cache_stats() is None:
@@ -168,6 +167,7 @@ else:
           str(plan_c.cache_stats()))
 
 
+# Argument checks: each raises, naming the argument.
 raises("q dtype", lambda: plan.run(q.float(), k, v, seqlen), "q:")
 raises("q shape", lambda: plan.run(q[:, :8], k, v, seqlen), "q:")
 raises("q device", lambda: plan.run(q.cpu(), k, v, seqlen), "q:")
