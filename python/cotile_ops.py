@@ -28,6 +28,7 @@ import cotile_decode  # noqa: E402
 
 _plans = {}  # handle -> DecodePlan
 _handles = itertools.count(1)
+_ext = cotile_decode._ext()  # python/decode_ext where built: the operator's kernel in C++ (below)
 
 
 def register(plan):
@@ -36,11 +37,15 @@ def register(plan):
         raise TypeError(f"plan: {type(plan).__name__}, expected cotile_decode.DecodePlan")
     handle = next(_handles)
     _plans[handle] = plan
+    if _cpp_kernel and plan._cache is not None:
+        _ext.set_op_handle(handle, plan._cache)
     return handle
 
 
 def release(handle):
     """Forget the plan of `handle` (later calls naming it raise)."""
+    if _cpp_kernel:
+        _ext.set_op_handle(handle, None)
     _plans.pop(handle, None)
 
 
@@ -81,8 +86,19 @@ def _decode_lse(*args, **kwargs):
     return _decode(*args, **kwargs, return_lse=True)
 
 
-_lib.impl("decode", _decode, "CUDA")
-_lib.impl("decode_lse", _decode_lse, "CUDA")
+def _python_path(return_lse, *args):
+    """The C++ kernel's path for a call its cache has not seen: checked, run and cached here."""
+    return _decode(*args, return_lse=return_lse)
+
+
+# The CUDA kernel: python/decode_ext's where built (a call checked before is matched and launched
+# without Python: ~3x less host time than a Python kernel), _decode otherwise.
+_cpp_kernel = _ext is not None and hasattr(_ext, "register_op_kernels")
+if _cpp_kernel:
+    _ext.register_op_kernels(_python_path)
+else:
+    _lib.impl("decode", _decode, "CUDA")
+    _lib.impl("decode_lse", _decode_lse, "CUDA")
 
 
 def _out_meta(q, plan):

@@ -12,94 +12,102 @@
 // A key is exact or absent: tensors by data pointer, dtype, sizes and strides; None, bool, int,
 // float (by bits) and short str by value. An argument of any other type, or a tensor of more than
 // kMaxDims dimensions, makes the call uncacheable (Python checks it every time).
-#include <Python.h>
+#include "call_cache.hpp"
 
-#include <ATen/ATen.h>
+#include <ATen/cuda/EmptyTensor.h>
 #include <c10/cuda/CUDAStream.h>
 #include <torch/csrc/autograd/python_variable.h>
 
-#include <array>
-#include <cstdint>
 #include <cstring>
-#include <deque>
 
-#include "decode.h"
+namespace cotile_ext {
+
+bool tensor_slot(const at::Tensor& t, Slot& s) {
+  s = Slot{};
+  if (t.dim() > kMaxDims) return false;
+  s.tag = 1;
+  s.value = int64_t(reinterpret_cast<intptr_t>(t.data_ptr()));
+  s.dtype = int64_t(t.scalar_type());
+  s.dims = t.dim();
+  for (int64_t i = 0; i < s.dims; ++i) s.sizes[size_t(i)] = t.size(i), s.strides[size_t(i)] = t.stride(i);
+  s.device = int64_t(t.device().type()) << 16 | int64_t(uint8_t(t.device().index()));
+  return true;
+}
+
+Slot bool_slot(bool b) {
+  Slot s{};
+  s.tag = 2, s.value = b;
+  return s;
+}
+
+Slot int_slot(int64_t v) {
+  Slot s{};
+  s.tag = 3, s.value = v;
+  return s;
+}
+
+Slot float_slot(double d) {
+  Slot s{};
+  s.tag = 4;
+  std::memcpy(&s.value, &d, sizeof d);
+  return s;
+}
+
+bool str_slot(std::string_view u, Slot& s) {
+  s = Slot{};
+  if (u.size() > 8) return false;
+  s.tag = 5, s.value = int64_t(u.size());
+  std::memcpy(&s.sizes[0], u.data(), u.size());
+  return true;
+}
+
+bool find(Cache& c, const Key& key, Launch& hit) {
+  const std::lock_guard<std::mutex> lock(c.mutex);
+  for (const auto& [k, l] : c.entries)
+    if (std::memcmp(&k, &key, sizeof key) == 0) return ++c.hits, hit = l, true;
+  return ++c.misses, false;
+}
+
+std::string launch(Cache& c, Launch& hit, at::Tensor& out, at::Tensor& lse) {
+  // at::detail::empty_cuda: the caching allocator without a second pass through the dispatcher
+  const at::Device device(at::kCUDA, c10::DeviceIndex(c.device));
+  if (hit.alloc_out) {
+    out = at::Tensor(at::detail::empty_cuda({c.batch, c.heads_q, c.head_dim}, c.o_dtype, device, std::nullopt));
+    hit.args.o = out.data_ptr();
+  }
+  if (hit.alloc_lse) {
+    lse = at::Tensor(at::detail::empty_cuda({c.batch, c.heads_q}, at::kFloat, device, std::nullopt));
+    hit.args.lse = lse.data_ptr<float>();
+  }
+  void* stream = c10::cuda::getCurrentCUDAStream(c10::DeviceIndex(c.device)).stream();
+  const auto* plan = static_cast<const cotile_decode_plan_t*>(c.plan_view.buf);
+  if (c.run(plan, &hit.args, c.ws, c.ws_bytes, stream) != COTILE_OK)
+    return std::string("cotile_decode_run: ") + c.last_error();
+  return {};
+}
 
 namespace {
 
-constexpr int kArgs = 17;  // run()'s arguments, in cotile_decode.py's order (see kSlotNames)
-constexpr int kMaxDims = 6;
-constexpr size_t kMaxEntries = 64;
-
-// One argument of a call, as the key compares it (memcmp: every byte is set).
-struct Slot {
-  int64_t tag;    // 0 None, 1 tensor, 2 bool, 3 int, 4 float, 5 str
-  int64_t value;  // tensor: data pointer; bool/int: value; float: bits; str: length
-  int64_t dtype, dims, device;
-  std::array<int64_t, kMaxDims> sizes, strides;  // str: up to 8 bytes of UTF-8 in sizes[0]
-};
-using Key = std::array<Slot, kArgs>;
-
-struct Entry {
-  Key key;
-  cotile_decode_args_t args;
-  bool alloc_out, alloc_lse, pair;  // allocate O / the LSE per call; return (out, lse)
-};
-
-using RunFn = cotile_status (*)(const cotile_decode_plan_t*, const cotile_decode_args_t*, void*, uint64_t, void*);
-using ErrorFn = const char* (*)();
-
-struct Cache {
-  Py_buffer plan_view;  // the ctypes plan structure (the view keeps it alive)
-  PyObject* workspace;  // the workspace tensor, kept alive
-  void* ws;
-  uint64_t ws_bytes;
-  RunFn run;
-  ErrorFn last_error;
-  int device;
-  int64_t batch, heads_q, head_dim;
-  at::ScalarType o_dtype;
-  std::deque<Entry> entries;  // oldest first
-  uint64_t hits = 0, misses = 0;
-};
-
 constexpr const char* kCapsule = "cotile_decode_call_cache";
 
-// The key slot of one argument; false: not cacheable.
+// The key slot of one argument given as a Python object; false: not cacheable.
 bool slot_of(PyObject* o, Slot& s) {
-  std::memset(&s, 0, sizeof s);
+  s = Slot{};
   if (o == Py_None) return true;
-  if (THPVariable_Check(o)) {
-    const at::Tensor& t = THPVariable_Unpack(o);
-    if (t.dim() > kMaxDims) return false;
-    s.tag = 1;
-    s.value = int64_t(reinterpret_cast<intptr_t>(t.data_ptr()));
-    s.dtype = int64_t(t.scalar_type());
-    s.dims = t.dim();
-    for (int64_t i = 0; i < s.dims; ++i) s.sizes[size_t(i)] = t.size(i), s.strides[size_t(i)] = t.stride(i);
-    s.device = int64_t(t.device().type()) << 16 | int64_t(uint8_t(t.device().index()));
-    return true;
-  }
-  if (PyBool_Check(o)) return s.tag = 2, s.value = (o == Py_True), true;
+  if (THPVariable_Check(o)) return tensor_slot(THPVariable_Unpack(o), s);
+  if (PyBool_Check(o)) return s = bool_slot(o == Py_True), true;
   if (PyLong_CheckExact(o)) {
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (overflow || (v == -1 && PyErr_Occurred())) return PyErr_Clear(), false;
-    return s.tag = 3, s.value = v, true;
+    return s = int_slot(v), true;
   }
-  if (PyFloat_CheckExact(o)) {
-    const double d = PyFloat_AS_DOUBLE(o);
-    s.tag = 4;
-    std::memcpy(&s.value, &d, sizeof d);
-    return true;
-  }
+  if (PyFloat_CheckExact(o)) return s = float_slot(PyFloat_AS_DOUBLE(o)), true;
   if (PyUnicode_CheckExact(o)) {
     Py_ssize_t n = 0;
     const char* u = PyUnicode_AsUTF8AndSize(o, &n);
-    if (!u || n > 8) return PyErr_Clear(), false;
-    s.tag = 5, s.value = n;
-    std::memcpy(&s.sizes[0], u, size_t(n));
-    return true;
+    if (!u) return PyErr_Clear(), false;
+    return str_slot(std::string_view(u, size_t(n)), s);
   }
   return false;
 }
@@ -113,8 +121,6 @@ bool key_of(PyObject* const* args, Key& key) {
     return false;
   }
 }
-
-Cache* cache_of(PyObject* capsule) { return static_cast<Cache*>(PyCapsule_GetPointer(capsule, kCapsule)); }
 
 void destroy(PyObject* capsule) {
   Cache* c = cache_of(capsule);
@@ -173,51 +179,23 @@ PyObject* run(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   Cache* c = cache_of(args[0]);
   if (!c) return nullptr;
   Key key;
-  const Entry* hit = nullptr;
-  if (key_of(args + 1, key))
-    for (const Entry& e : c->entries)
-      if (std::memcmp(&e.key, &key, sizeof key) == 0) {
-        hit = &e;
-        break;
-      }
-  if (!hit) return ++c->misses, Py_NewRef(Py_NotImplemented);
-  ++c->hits;
-  cotile_decode_args_t a = hit->args;
-  PyObject* out = args[1 + 4];
-  PyObject* lse = args[1 + 5];
-  PyObject *new_out = nullptr, *new_lse = nullptr;
+  Launch hit;
+  if (!key_of(args + 1, key) || !find(*c, key, hit)) return Py_NewRef(Py_NotImplemented);
+  at::Tensor o, l;
+  std::string failed;
   try {
-    const auto on = at::TensorOptions().device(at::kCUDA, c->device);
-    if (hit->alloc_out) {
-      at::Tensor o = at::empty({c->batch, c->heads_q, c->head_dim}, on.dtype(c->o_dtype));
-      a.o = o.data_ptr();
-      new_out = THPVariable_Wrap(std::move(o));
-    }
-    if (hit->alloc_lse) {
-      at::Tensor l = at::empty({c->batch, c->heads_q}, on.dtype(at::kFloat));
-      a.lse = l.data_ptr<float>();
-      new_lse = THPVariable_Wrap(std::move(l));
-    }
+    failed = launch(*c, hit, o, l);
   } catch (const std::exception& e) {
-    Py_XDECREF(new_out);
-    Py_XDECREF(new_lse);
-    return PyErr_Format(PyExc_RuntimeError, "cotile_decode: output allocation failed: %s", e.what()), nullptr;
+    failed = std::string("cotile_decode: output allocation failed: ") + e.what();
   }
-  if ((hit->alloc_out && !new_out) || (hit->alloc_lse && !new_lse))
-    return Py_XDECREF(new_out), Py_XDECREF(new_lse), nullptr;
-  void* stream = c10::cuda::getCurrentCUDAStream(c10::DeviceIndex(c->device)).stream();
-  const auto* plan = static_cast<const cotile_decode_plan_t*>(c->plan_view.buf);
-  if (const cotile_status st = c->run(plan, &a, c->ws, c->ws_bytes, stream); st != COTILE_OK) {
-    Py_XDECREF(new_out);
-    Py_XDECREF(new_lse);
-    return PyErr_Format(PyExc_RuntimeError, "cotile_decode_run: %s", c->last_error()), nullptr;
-  }
-  if (!new_out) new_out = Py_NewRef(out);
-  if (!hit->pair) return Py_XDECREF(new_lse), new_out;
-  if (!new_lse) new_lse = Py_NewRef(lse);
-  PyObject* pair = PyTuple_Pack(2, new_out, new_lse);
-  Py_DECREF(new_out);
-  Py_DECREF(new_lse);
+  if (!failed.empty()) return PyErr_SetString(PyExc_RuntimeError, failed.c_str()), nullptr;
+  PyObject* out = hit.alloc_out ? THPVariable_Wrap(std::move(o)) : Py_NewRef(args[1 + 4]);
+  PyObject* lse = hit.alloc_lse ? THPVariable_Wrap(std::move(l)) : Py_NewRef(args[1 + 5]);
+  if (!out || !lse) return Py_XDECREF(out), Py_XDECREF(lse), nullptr;
+  if (!hit.pair) return Py_DECREF(lse), out;
+  PyObject* pair = PyTuple_Pack(2, out, lse);
+  Py_DECREF(out);
+  Py_DECREF(lse);
   return pair;
 }
 
@@ -227,17 +205,18 @@ PyObject* insert(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   if (nargs != kArgs + 5) return PyErr_Format(PyExc_TypeError, "insert: %d arguments expected", kArgs + 5), nullptr;
   Cache* c = cache_of(args[0]);
   if (!c) return nullptr;
-  Entry e{};
-  if (!key_of(args + 5, e.key)) Py_RETURN_NONE;
+  std::pair<Key, Launch> e{};
+  if (!key_of(args + 5, e.first)) Py_RETURN_NONE;
   Py_buffer view;
   if (PyObject_GetBuffer(args[1], &view, PyBUF_SIMPLE) != 0) return nullptr;
-  const bool sized = size_t(view.len) == sizeof e.args;
-  if (sized) std::memcpy(&e.args, view.buf, sizeof e.args);
+  const bool sized = size_t(view.len) == sizeof e.second.args;
+  if (sized) std::memcpy(&e.second.args, view.buf, sizeof e.second.args);
   PyBuffer_Release(&view);
   if (!sized) return PyErr_SetString(PyExc_RuntimeError, "insert: not a cotile_decode_args_t"), nullptr;
-  e.alloc_out = PyObject_IsTrue(args[2]) == 1;
-  e.alloc_lse = PyObject_IsTrue(args[3]) == 1;
-  e.pair = PyObject_IsTrue(args[4]) == 1;
+  e.second.alloc_out = PyObject_IsTrue(args[2]) == 1;
+  e.second.alloc_lse = PyObject_IsTrue(args[3]) == 1;
+  e.second.pair = PyObject_IsTrue(args[4]) == 1;
+  const std::lock_guard<std::mutex> lock(c->mutex);
   if (c->entries.size() >= kMaxEntries) c->entries.pop_front();
   c->entries.push_back(e);
   Py_RETURN_NONE;
@@ -247,17 +226,26 @@ PyObject* insert(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
 PyObject* stats(PyObject*, PyObject* capsule) {
   Cache* c = cache_of(capsule);
   if (!c) return nullptr;
+  const std::lock_guard<std::mutex> lock(c->mutex);
   return Py_BuildValue("KKn", (unsigned long long)c->hits, (unsigned long long)c->misses,
                        Py_ssize_t(c->entries.size()));
 }
 
-PyMethodDef kMethods[] = {{"new_cache", new_cache, METH_VARARGS, "the call cache of one DecodePlan"},
-                          {"run", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(run)), METH_FASTCALL,
-                           "launch a call checked before; NotImplemented otherwise"},
-                          {"insert", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(insert)), METH_FASTCALL,
-                           "remember a checked call's launch arguments"},
-                          {"stats", stats, METH_O, "(hits, misses, entries)"},
-                          {nullptr, nullptr, 0, nullptr}};
+template <auto F>
+PyCFunction fastcall() {
+  return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(F));
+}
+
+PyMethodDef kMethods[] = {
+    {"new_cache", new_cache, METH_VARARGS, "the call cache of one DecodePlan"},
+    {"run", fastcall<run>(), METH_FASTCALL, "launch a call checked before; NotImplemented otherwise"},
+    {"insert", fastcall<insert>(), METH_FASTCALL, "remember a checked call's launch arguments"},
+    {"stats", stats, METH_O, "(hits, misses, entries)"},
+    {"register_op_kernels", register_op_kernels, METH_O,
+     "register torch.ops.cotile.decode's C++ kernel; the argument: the Python path of a call not cached"},
+    {"set_op_handle", fastcall<set_op_handle>(), METH_FASTCALL,
+     "set_op_handle(handle, cache or None): the plan the operator's calls naming `handle` run"},
+    {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef kModule = {PyModuleDef_HEAD_INIT,
                        "_cotile_decode_ext",
@@ -271,4 +259,8 @@ PyModuleDef kModule = {PyModuleDef_HEAD_INIT,
 
 }  // namespace
 
-PyMODINIT_FUNC PyInit__cotile_decode_ext() { return PyModule_Create(&kModule); }
+Cache* cache_of(PyObject* capsule) { return static_cast<Cache*>(PyCapsule_GetPointer(capsule, kCapsule)); }
+
+}  // namespace cotile_ext
+
+PyMODINIT_FUNC PyInit__cotile_decode_ext() { return PyModule_Create(&cotile_ext::kModule); }

@@ -44,6 +44,20 @@ if before is not None:
     after = plan.cache_stats()
     check("operator calls hit the call cache", after[0] >= before[0] + 3, f"{before} -> {after}")
 
+# With python/decode_ext the kernel is C++: a cached call runs no Python, a new one goes through _decode.
+print(f"the operator's CUDA kernel: {'C++ (python/decode_ext)' if cotile_ops._cpp_kernel else 'Python'}")
+if cotile_ops._cpp_kernel:
+    python_calls, python_decode = [], cotile_ops._decode
+    cotile_ops._decode = lambda *a, **kw: python_calls.append(1) or python_decode(*a, **kw)
+    for _ in range(3):
+        torch.ops.cotile.decode(q, k, v, seqlen, h, "HND")
+    q2 = q.clone()
+    got2 = torch.ops.cotile.decode(q2, k, v, seqlen, h, "HND")
+    cotile_ops._decode = python_decode
+    check("C++ kernel: 3 cached calls without Python, a new one through it", len(python_calls) == 1,
+          f"{len(python_calls)} Python calls")
+    check("C++ kernel: the new call's result", torch.equal(got2, want))
+
 # Paged fp8 with per-head scales, keyword arguments.
 P = 16
 pages = (N + P - 1) // P
@@ -113,12 +127,12 @@ except RuntimeError as e:
     check("graph capture", False, str(e))
 
 # Errors name the argument.
-raises("unknown handle", lambda: torch.ops.cotile.decode(q, k, v, seqlen, 10**6, "HND"), "plan: handle 1000000")
+raises("unknown handle", lambda: torch.ops.cotile.decode(q, k, v, seqlen, 10**6, "HND"), "plan: handle 1000000", ValueError)
 raises("scale twice", lambda: torch.ops.cotile.decode(q, kp, vp, seqlen, h8, page_table=table, k_scale=2.0,
-                                                      k_scale_h=ks), "k_scale")
-raises("register a non-plan", lambda: cotile_ops.register(object()), "plan: object")
-raises("argument check as run()", lambda: torch.ops.cotile.decode(q, k, v, seqlen.long(), h, "HND"), "seqlen_kv")
+                                                      k_scale_h=ks), "k_scale", ValueError)
+raises("register a non-plan", lambda: cotile_ops.register(object()), "plan: object", TypeError)
+raises("argument check as run()", lambda: torch.ops.cotile.decode(q, k, v, seqlen.long(), h, "HND"), "seqlen_kv", TypeError)
 cotile_ops.release(h8)
-raises("released handle", lambda: torch.ops.cotile.decode(q, kp, vp, seqlen, h8, page_table=table), "plan: handle")
+raises("released handle", lambda: torch.ops.cotile.decode(q, kp, vp, seqlen, h8, page_table=table), "plan: handle", ValueError)
 
 finish()

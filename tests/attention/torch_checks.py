@@ -45,12 +45,14 @@ def check(name, cond, detail=""):
     failures += 0 if cond else 1
 
 
-def raises(name, fn, words):
-    """A check that fn() raises ValueError, TypeError or RuntimeError with `words` in its message."""
+def raises(name, fn, words, kind=None):
+    """A check that fn() raises ValueError, TypeError or RuntimeError (`kind` where given) with `words`
+    in its message."""
     try:
         fn()
     except (ValueError, TypeError, RuntimeError) as e:
-        check(f"{name} -> {type(e).__name__}", words in str(e), f"message {str(e)!r} lacks {words!r}")
+        check(f"{name} -> {type(e).__name__}", words in str(e) and (kind is None or type(e) is kind),
+              f"{type(e).__name__} {str(e)!r}, expected {kind.__name__ if kind else 'an error'} with {words!r}")
         return
     check(f"{name} raises", False, "no exception")
 
