@@ -36,7 +36,7 @@ c_i32, c_i64, c_u64, c_f32, c_p = ctypes.c_int32, ctypes.c_int64, ctypes.c_uint6
 class _Shape(ctypes.Structure):
     _fields_ = [("batch", c_i64), ("heads_q", c_i64), ("heads_kv", c_i64), ("head_dim", c_i64), ("max_kv_len", c_i64),
                 ("q_type", c_i32), ("kv_type", c_i32), ("o_type", c_i32), ("device", c_i32), ("splits", c_i32),
-                ("kv_heads_per_cta", c_i32), ("kv_layout", c_i32)]
+                ("kv_heads_per_cta", c_i32), ("kv_layout", c_i32), ("q_len", c_i32)]
 
 
 class _Plan(ctypes.Structure):
@@ -56,7 +56,8 @@ class _Args(ctypes.Structure):
                 ("v_new", c_p), ("v_new_stride_b", c_i64), ("v_new_stride_h", c_i64),
                 ("softmax_scale", c_f32), ("softcap", c_f32), ("window", c_i32),
                 ("k_scale", c_f32), ("v_scale", c_f32), ("k_scale_per_head", c_p), ("v_scale_per_head", c_p),
-                ("o", c_p), ("o_stride_b", c_i64), ("o_stride_h", c_i64), ("lse", c_p)]
+                ("o", c_p), ("o_stride_b", c_i64), ("o_stride_h", c_i64), ("lse", c_p),
+                ("q_stride_t", c_i64), ("o_stride_t", c_i64), ("k_new_stride_t", c_i64), ("v_new_stride_t", c_i64)]
 
 
 _lib = None
@@ -144,7 +145,7 @@ class DecodePlan:
     """A plan for one batch shape: the split-KV count, the grid and a zeroed workspace."""
 
     def __init__(self, batch, heads_q, heads_kv, head_dim, max_kv_len, q_dtype=torch.float16, kv_dtype=torch.float16,
-                 o_dtype=torch.float16, device=None, splits=0, kv_layout=None, kv_heads_per_cta=0):
+                 o_dtype=torch.float16, device=None, splits=0, kv_layout=None, kv_heads_per_cta=0, q_len=1):
         self.device = torch.device(device) if device is not None else torch.device("cuda", torch.cuda.current_device())
         if self.device.type != "cuda":
             raise ValueError(f"device: {self.device} is not a CUDA device")
@@ -158,10 +159,11 @@ class DecodePlan:
             raise ValueError(f"kv_layout: {kv_layout!r}, expected None (any), 'NHD' (paged caches too) or 'HND'")
         shape = _Shape(batch, heads_q, heads_kv, head_dim, max_kv_len, _dtype_code("q_dtype", q_dtype),
                        _dtype_code("kv_dtype", kv_dtype), _DTYPES[o_dtype], self.device.index, splits,
-                       kv_heads_per_cta, layouts[kv_layout])
+                       kv_heads_per_cta, layouts[kv_layout], q_len)
         self._plan = _Plan()
         _check(_library().cotile_decode_plan(ctypes.byref(shape), ctypes.byref(self._plan)), "cotile_decode_plan")
         self.batch, self.heads_q, self.heads_kv, self.head_dim = batch, heads_q, heads_kv, head_dim
+        self.q_len = self._plan.shape.q_len  # query tokens a sequence: q, out [B, q_len, Hq, D] when > 1
         self.splits, self.grid, self.cluster = self._plan.splits, self._plan.grid, self._plan.cluster
         self.kv_heads_per_cta = self._plan.kv_heads_per_cta  # 2: pairs of KV heads a CTA
         self.ctas_per_sm, self.sms, self.stagger_cycles = self._plan.ctas_per_sm, self._plan.sms, self._plan.stagger_cycles
@@ -175,7 +177,7 @@ class DecodePlan:
         self._cache = None if ext is None else ext.new_cache(
             self._plan, self.workspace, self._ws, self._ws_bytes, ctypes.cast(self._run, c_p).value,
             ctypes.cast(self._lib.cotile_decode_last_error, c_p).value, self._lib.cotile_decode_abi_size(0),
-            self.device.index, batch, heads_q, head_dim, o_dtype == torch.bfloat16)
+            self.device.index, batch, self.q_len, heads_q, head_dim, o_dtype == torch.bfloat16)
         self._fast_run = None if ext is None else ext.run
 
     def cache_stats(self):
@@ -189,7 +191,10 @@ class DecodePlan:
     def run(self, q, k_cache, v_cache, seqlen_kv, *, out=None, lse=None, return_lse=False, kv_layout="NHD",
             page_table=None, cache_batch_idx=None, k_new=None, v_new=None, softmax_scale=None, softcap=0.0, window=0,
             k_scale=1.0, v_scale=1.0):
-        """O [B, Hq, D] (and LSE [B, Hq] fp32 when return_lse or lse is given) for one query token per sequence.
+        """O [B, Hq, D] (and LSE [B, Hq] fp32 when return_lse or lse is given) for one query token per sequence;
+        with q_len > 1 (the plan's), q and O are [B, q_len, Hq, D], the LSE [B, q_len, Hq] and k_new,
+        v_new [B, q_len, Hkv, D]: token j attends to the rows before it and to its own (the cache's
+        last q_len rows, or the appended ones).
 
         The arguments are checked once per distinct set: a call whose tensors have the same data
         pointers, shapes, strides and dtypes and whose other arguments are equal to an earlier call's
@@ -247,10 +252,16 @@ class DecodePlan:
                v_new, softmax_scale, softcap, window, k_scale, v_scale):
         """Every argument checked; the launch arguments, the output's shape when `out` is None, and
         the LSE's shape when one is allocated per call."""
-        B, Hq, Hkv, D, dev = self.batch, self.heads_q, self.heads_kv, self.head_dim, self.device
-        _rows("q", _tensor("q", q, dev, self.q_dtype, 3, (B, Hq, D)))
+        B, Hq, Hkv, D, T, dev = self.batch, self.heads_q, self.heads_kv, self.head_dim, self.q_len, self.device
+        # Several tokens: [B, T, ...], the token dimension second (tok: its size; ts: a tensor's stride there)
+        tok = (T,) if T > 1 else ()
+
+        def ts(x):
+            return x.stride(1) if T > 1 else 0
+
+        _rows("q", _tensor("q", q, dev, self.q_dtype, 3 + len(tok), (B, *tok, Hq, D)))
         a = _Args()
-        a.q, a.q_stride_b, a.q_stride_h = q.data_ptr(), q.stride(0), q.stride(1)
+        a.q, a.q_stride_b, a.q_stride_h, a.q_stride_t = q.data_ptr(), q.stride(0), q.stride(-2), ts(q)
         for name, c in (("k_cache", k_cache), ("v_cache", v_cache)):
             _rows(name, _tensor(name, c, dev, self.kv_dtype, 4))
             if c.shape[-1] != D:
@@ -289,10 +300,11 @@ class DecodePlan:
         if (k_new is None) != (v_new is None):
             raise ValueError("k_new, v_new: give both (append) or neither")
         if k_new is not None:
-            for name, t in (("k_new", k_new), ("v_new", v_new)):
-                _rows(name, _tensor(name, t, dev, self.kv_dtype, 3, (B, Hkv, D)))
-            a.k_new, a.k_new_stride_b, a.k_new_stride_h = k_new.data_ptr(), k_new.stride(0), k_new.stride(1)
-            a.v_new, a.v_new_stride_b, a.v_new_stride_h = v_new.data_ptr(), v_new.stride(0), v_new.stride(1)
+            for name, x in (("k_new", k_new), ("v_new", v_new)):
+                _rows(name, _tensor(name, x, dev, self.kv_dtype, 3 + len(tok), (B, *tok, Hkv, D)))
+            a.k_new, a.k_new_stride_b, a.k_new_stride_h = k_new.data_ptr(), k_new.stride(0), k_new.stride(-2)
+            a.v_new, a.v_new_stride_b, a.v_new_stride_h = v_new.data_ptr(), v_new.stride(0), v_new.stride(-2)
+            a.k_new_stride_t, a.v_new_stride_t = ts(k_new), ts(v_new)
         a.softmax_scale = 1.0 / math.sqrt(D) if softmax_scale is None else float(softmax_scale)
         a.softcap, a.window = float(softcap), int(window)
         for name, s in (("k_scale", k_scale), ("v_scale", v_scale)):
@@ -306,16 +318,16 @@ class DecodePlan:
                 setattr(a, name, float(s))
         o_shape = None
         if out is None:  # allocated per call (contiguous): run() fills in its pointer
-            o_shape = (B, Hq, D)
-            a.o_stride_b, a.o_stride_h = Hq * D, D
+            o_shape = (B, *tok, Hq, D)
+            a.o_stride_b, a.o_stride_h, a.o_stride_t = T * Hq * D, D, Hq * D
         else:
-            _rows("out", _tensor("out", out, dev, self.o_dtype, 3, (B, Hq, D)))
-            a.o, a.o_stride_b, a.o_stride_h = out.data_ptr(), out.stride(0), out.stride(1)
+            _rows("out", _tensor("out", out, dev, self.o_dtype, 3 + len(tok), (B, *tok, Hq, D)))
+            a.o, a.o_stride_b, a.o_stride_h, a.o_stride_t = out.data_ptr(), out.stride(0), out.stride(-2), ts(out)
         lse_shape = None
         if lse is None and return_lse:
-            lse_shape = (B, Hq)
+            lse_shape = (B, *tok, Hq)
         if lse is not None:
-            _tensor("lse", lse, dev, torch.float32, 2, (B, Hq))
+            _tensor("lse", lse, dev, torch.float32, 2 + len(tok), (B, *tok, Hq))
             if not lse.is_contiguous():
                 raise ValueError("lse: must be contiguous")
             a.lse = lse.data_ptr()

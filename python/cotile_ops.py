@@ -104,10 +104,11 @@ else:
 def _out_meta(q, plan):
     """O's and the LSE's empty tensors, as the plan makes them."""
     p = _plan(plan)
-    if q.dim() != 3:
-        raise ValueError(f"q: {q.dim()} dimensions, expected [batch, heads_q, head_dim]")
-    return (q.new_empty((q.shape[0], p.heads_q, p.head_dim), dtype=p.o_dtype),
-            q.new_empty((q.shape[0], p.heads_q), dtype=torch.float32))
+    tokens = (p.q_len,) if p.q_len > 1 else ()
+    if q.dim() != 3 + len(tokens):
+        raise ValueError(f"q: {q.dim()} dimensions, expected [batch, {'q_len, ' if tokens else ''}heads_q, head_dim]")
+    return (q.new_empty((q.shape[0], *tokens, p.heads_q, p.head_dim), dtype=p.o_dtype),
+            q.new_empty((q.shape[0], *tokens, p.heads_q), dtype=torch.float32))
 
 
 @torch.library.register_fake("cotile::decode", lib=_lib)

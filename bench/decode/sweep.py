@@ -67,6 +67,7 @@ import models as M  # noqa: E402
 import sweep_targets  # noqa: E402
 
 torch = F = cotile_decode = timing = None  # imported by gpu_imports(), so that --list needs no PyTorch
+Q_LEN = 1  # query tokens a sequence (--q-len): q and out [B, Q_LEN, Hq, D] when > 1
 
 FIELDS = ["label", "models", "Hq", "Hkv", "D", "G", "B", "N", "kv", "layout", "page_size", "kv_MiB", "kv16_MiB", "kernel",
           "status", "a_us", "a_worst_us", "b_us", "c_us", "pct_read_a", "pct_read_b", "pct_read_c", "graphed",
@@ -113,9 +114,10 @@ def make_inputs(case, copies):
         t = torch.empty(shape, device=dev, dtype=bf16).normal_()
         return t.mul_(4).to(torch.float8_e4m3fn) if fp8 else t
     table = torch.randperm(pages, device=dev).to(torch.int32).view(B, N // case.page_size) if case.paged else None
-    return types.SimpleNamespace(qs=[torch.randn(B, Hq, D, device=dev, dtype=bf16) for _ in range(copies)],
+    tok = (Q_LEN,) if Q_LEN > 1 else ()
+    return types.SimpleNamespace(qs=[torch.randn(B, *tok, Hq, D, device=dev, dtype=bf16) for _ in range(copies)],
                                  ks=[cache() for _ in range(copies)], vs=[cache() for _ in range(copies)],
-                                 outs=[torch.empty(B, Hq, D, device=dev, dtype=bf16) for _ in range(copies)],
+                                 outs=[torch.empty(B, *tok, Hq, D, device=dev, dtype=bf16) for _ in range(copies)],
                                  page_table=table, scale=0.25 if fp8 else 1.0,
                                  seqlen=torch.full((B,), N, dtype=torch.int32, device=dev), copies=copies)
 
@@ -124,7 +126,7 @@ def cotile_calls(case, inp, splits=0, kv_heads_per_cta=0):
     kv_dtype = torch.bfloat16 if case.kv == "bf16" else torch.float8_e4m3fn
     plan = cotile_decode.DecodePlan(case.B, case.Hq, case.Hkv, case.D, case.N, q_dtype=torch.bfloat16, kv_dtype=kv_dtype,
                                     o_dtype=torch.bfloat16, splits=splits, kv_layout="NHD" if case.paged else "HND",
-                                    kv_heads_per_cta=kv_heads_per_cta)
+                                    kv_heads_per_cta=kv_heads_per_cta, q_len=Q_LEN)
     kw = dict(page_table=inp.page_table) if case.paged else dict(kv_layout="HND")
     return plan, [lambda i=i: plan.run(inp.qs[i], inp.ks[i], inp.vs[i], inp.seqlen, out=inp.outs[i], k_scale=inp.scale,
                                        v_scale=inp.scale, **kw) for i in range(inp.copies)]
@@ -148,11 +150,15 @@ def rel_error(case, inp, call):
     for b in range(min(case.B, 2)):
         K = sequence_rows(case, inp, inp.ks[0], b).float() * inp.scale
         V = sequence_rows(case, inp, inp.vs[0], b).float() * inp.scale
-        q = inp.qs[0][b].float().view(case.Hkv, G, case.D)
-        p = (torch.einsum("hgd,hnd->hgn", q, K) / math.sqrt(case.D)).softmax(-1)
-        ref = torch.einsum("hgn,hnd->hgd", p, V).reshape(case.Hq, case.D)
-        worst = max(worst, ((inp.outs[0][b].float() - ref).norm() / ref.norm()).item())
-        del K, V, p, ref
+        for j in range(Q_LEN):  # token j attends to the rows up to its own, the last Q_LEN rows' j-th
+            end = case.N - Q_LEN + 1 + j
+            q = (inp.qs[0][b, j] if Q_LEN > 1 else inp.qs[0][b]).float().view(case.Hkv, G, case.D)
+            out = inp.outs[0][b, j] if Q_LEN > 1 else inp.outs[0][b]
+            p = (torch.einsum("hgd,hnd->hgn", q, K[:, :end]) / math.sqrt(case.D)).softmax(-1)
+            ref = torch.einsum("hgn,hnd->hgd", p, V[:, :end]).reshape(case.Hq, case.D)
+            worst = max(worst, ((out.float() - ref).norm() / ref.norm()).item())
+            del p, ref
+        del K, V
     return worst
 
 
@@ -406,7 +412,10 @@ def parse_args(argv):
     ap.add_argument("--reps", type=int, default=M.REPS_ISOLATED, help="calls timed under (a)")
     ap.add_argument("--host-only", action="store_true", help="only the host time of one DecodePlan.run call")
     ap.add_argument("--deadline", type=float, default=530.0, help="seconds after which no new case starts")
+    ap.add_argument("--q-len", type=int, default=1, help="query tokens a sequence (> 1: cotile and the read only)")
     args = ap.parse_args(argv)
+    if args.q_len > 1:  # no PyTorch kernel here takes the tokens' causal offset into the cache
+        args.no_torch, args.flex = True, "none"
     if not args.list and not args.out and not args.host_only:
         ap.error("--out DIR is required (or --list)")
     return args
@@ -440,6 +449,10 @@ def main(argv):
     os.makedirs(args.out, exist_ok=True)
     csv_path, txt_path, png_path = (os.path.join(args.out, f"sweep.{x}") for x in ("csv", "txt", "png"))
     gpu_imports()
+    global Q_LEN
+    Q_LEN = args.q_len
+    if Q_LEN > 1:
+        log(f"q_len = {Q_LEN} query tokens a sequence (causal over the cache's last {Q_LEN} rows): cotile and the read only")
     torch.manual_seed(0)
     probe = cotile_decode.bandwidth_probe(4 << 30, repeats=10)
     torch.cuda.empty_cache()

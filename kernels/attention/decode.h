@@ -2,6 +2,9 @@
  *
  * One query token per sequence: O[b, h] = softmax(scale * Q[b, h] . K[b, :, h / G]) V[b, :, h / G]
  * over the first seqlen_kv[b] cache rows (+ the appended token), G = heads_q / heads_kv.
+ * q_len > 1 tokens per sequence (speculative decoding, multi-token prediction): token j attends
+ * causally to the rows before it and to itself, rows [0, L - q_len + j] of the sequence's L rows
+ * (L = seqlen_kv[b], + q_len when the tokens are appended).
  *
  * Usage: cotile_decode_plan once per batch shape (host only), allocate plan.workspace_bytes of
  * device memory and zero it once, then cotile_decode_run any number of times (no host
@@ -41,12 +44,14 @@ typedef struct {
                                                  pairs are possible (fp8 cache, head_dim 64, G <= 8, even heads_kv) */
   int32_t kv_layout; /* cotile_kv_layout the runs will pass (checked by cotile_decode_run); NHD lets the plan pair
                         KV heads where that reads longer rows (plan.hpp, pair_heads); ANY: never paired by choice */
+  int32_t q_len;     /* query tokens a sequence, 1 to 8 (0: 1); the G x q_len query rows of a KV head share
+                        each K/V tile (G x q_len <= 256) */
 } cotile_decode_shape_t;
 
 typedef struct {
   cotile_decode_shape_t shape;
   int32_t group;            /* G = heads_q / heads_kv */
-  int32_t m_tiles;          /* ceil(G / 16): CTAs per (batch, kv head, split) */
+  int32_t m_tiles;          /* ceil(G x q_len / 16): CTAs per (batch, kv head, split) */
   int32_t splits;           /* KV splits per sequence (flash-decoding) */
   int32_t grid;             /* CTAs per launch */
   int32_t ctas_per_sm;      /* occupancy of the chosen kernel */
@@ -77,10 +82,12 @@ typedef struct {
   const int32_t* page_table;
   int64_t page_table_stride;      /* NULL: contiguous; else [B, pages per seq] */
   int32_t page_size;              /* power of two (paged only) */
-  const int32_t* seqlen_kv;       /* [B] cache rows before the append */
+  const int32_t* seqlen_kv;       /* [B] cache rows before the append (with q_len > 1 and no append: the new
+                                     tokens' rows are its last q_len) */
   const int32_t* cache_batch_idx; /* NULL or [B]: cache batch of sequence b (contiguous only) */
   const void* k_new;
-  int64_t k_new_stride_b, k_new_stride_h; /* NULL or [B, Hkv, D]: appended at row seqlen_kv[b] */
+  int64_t k_new_stride_b, k_new_stride_h; /* NULL or [B, Hkv, D] ([B, q_len, Hkv, D]): appended at rows
+                                             seqlen_kv[b] .. seqlen_kv[b] + q_len - 1 */
   const void* v_new;
   int64_t v_new_stride_b, v_new_stride_h;
   float softmax_scale;    /* x = scale * q.k (before soft-cap) */
@@ -91,7 +98,10 @@ typedef struct {
   const float* v_scale_per_head; /* NULL or [Hkv], multiplied with the above */
   void* o;
   int64_t o_stride_b, o_stride_h; /* [B, Hq, D] */
-  float* lse;                     /* NULL or [B, Hq] fp32, natural log; -inf when empty */
+  float* lse;                     /* NULL or [B, Hq] ([B, q_len, Hq]) contiguous fp32, natural log; -inf when empty */
+  /* q_len > 1: Q and O are [B, q_len, Hq, D], k_new and v_new [B, q_len, Hkv, D]; their token strides
+     (ignored when q_len is 1) */
+  int64_t q_stride_t, o_stride_t, k_new_stride_t, v_new_stride_t;
 } cotile_decode_args_t;
 
 /* Fill `plan` for `shape` on the current device. */

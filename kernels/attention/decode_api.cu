@@ -54,25 +54,31 @@ const char* dtype_name(int32_t t) {
 }
 bool known_dtype(int32_t t) { return t >= COTILE_F16 && t <= COTILE_E5M2; }
 
+// Query tokens a sequence (shape.q_len; 0 means 1).
+int64_t q_len_of(const cotile_decode_shape_t& s) { return s.q_len == 0 ? 1 : s.q_len; }
+
 // The heads as the kernel sees them: kv_heads_per_cta = 2 launches the head_dim-128 kernel on
-// heads_kv / 2 pairs of 2G query rows (plan.hpp, pair_heads; Params::pair_rows).
+// heads_kv / 2 pairs of 2G query rows (plan.hpp, pair_heads; Params::pair_rows). A KV head's
+// query rows are its G heads of each of the q_len tokens (rows = G x q_len, in m-tiles of 16).
 struct LaunchHeads {
-  int64_t per_cta, heads_kv, group, head_dim, m_tiles;
+  int64_t per_cta, heads_kv, group, head_dim, rows, m_tiles;
+  bool tokens;  // q_len > 1: the Tokens kernels (decode_kernel.cuh)
   static LaunchHeads of(const cotile_decode_shape_t& s, int64_t per_cta) {
     const int64_t g = s.heads_q / s.heads_kv;
-    LaunchHeads l{per_cta, s.heads_kv / per_cta, g * per_cta, s.head_dim * per_cta, 0};
-    l.m_tiles = (l.group + kRows - 1) / kRows;
+    LaunchHeads l{per_cta, s.heads_kv / per_cta, g * per_cta, s.head_dim * per_cta, 0, 0, q_len_of(s) > 1};
+    l.rows = l.group * q_len_of(s);
+    l.m_tiles = (l.rows + kRows - 1) / kRows;
     return l;
   }
 };
 
 // The kernel of the launch's head_dim and heads a CTA for cache type kv.
 KernelInfo kernel_for(const LaunchHeads& l, int32_t kv) {
-  if (l.per_cta == 2) return l.head_dim == 128 ? kernel_pairs(kv) : KernelInfo{};
+  if (l.per_cta == 2) return l.head_dim == 128 && !l.tokens ? kernel_pairs(kv) : KernelInfo{};
   switch (l.head_dim) {
-    case 64: return kernel_d64(kv);
-    case 128: return kernel_d128(kv);
-    case 256: return kernel_d256(kv);
+    case 64: return l.tokens ? kernel_d64_tokens(kv) : kernel_d64(kv);
+    case 128: return l.tokens ? kernel_d128_tokens(kv) : kernel_d128(kv);
+    case 256: return l.tokens ? kernel_d256_tokens(kv) : kernel_d256(kv);
     default: return {};
   }
 }
@@ -97,11 +103,17 @@ DriverLaunchFn driver_launch() {
   }();
   return fn;
 }
-// The CUfunction of a kernel (one cache slot per head_dim, cache type and heads a CTA); null when
-// not found.
+// The CUfunction of a kernel (one cache slot per head_dim, cache type, heads a CTA and one or
+// several tokens); null when not found.
 CUfunction driver_function(const LaunchHeads& l, int32_t kv, const void* fn) {
-  static std::atomic<CUfunction> cache[4 * 4];
-  const int slot = (l.per_cta == 2 ? 3 : l.head_dim == 64 ? 0 : l.head_dim == 128 ? 1 : 2) * 4 + kv;
+  static std::atomic<CUfunction> cache[7 * 4];
+  const int slot = ((l.per_cta == 2      ? 3
+                     : l.head_dim == 64  ? 0
+                     : l.head_dim == 128 ? 1
+                                         : 2) +
+                    (l.tokens ? 4 : 0)) *
+                       4 +
+                   kv;
   CUfunction f = cache[slot].load(std::memory_order_acquire);
   if (f) return f;
   cudaFunction_t g = nullptr;
@@ -212,11 +224,18 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   if (s.kv_heads_per_cta < 0 || s.kv_heads_per_cta > 2)
     return fail(COTILE_ERROR_INVALID_ARGUMENT,
                 "cotile_decode_plan: kv_heads_per_cta = %d must be 0 (chosen by the plan), 1 or 2", s.kv_heads_per_cta);
+  if (s.q_len < 0 || s.q_len > kMaxQLen)
+    return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: q_len = %d; supported: 1 to %d (0: 1)", s.q_len,
+                kMaxQLen);
   if (s.kv_heads_per_cta == 2 && !can_pair_heads(s.heads_kv, group, s.head_dim, dtype_bytes(s.kv_type)))
     return fail(COTILE_ERROR_UNSUPPORTED,
                 "cotile_decode_plan: kv_heads_per_cta = 2 with head_dim = %lld, kv_type = %s, G = %lld, heads_kv = "
                 "%lld; pairs need an fp8 cache, head_dim 64, G <= 8 and an even heads_kv",
                 (long long)s.head_dim, dtype_name(s.kv_type), (long long)group, (long long)s.heads_kv);
+  if (s.kv_heads_per_cta == 2 && q_len_of(s) > 1)
+    return fail(COTILE_ERROR_UNSUPPORTED,
+                "cotile_decode_plan: kv_heads_per_cta = 2 with q_len = %d; pairs take one query token a sequence",
+                s.q_len);
   // Plan for s.device, then give the caller back its current device.
   int caller_device = 0;
   COTILE_CUDA_TRY(cudaGetDevice(&caller_device), "cotile_decode_plan: device");
@@ -228,7 +247,7 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   // [B, Hkv, N, D] caches they lose (plan.hpp, pair_heads).
   const int per_cta =
       s.kv_heads_per_cta > 0 ? s.kv_heads_per_cta
-      : COTILE_DECODE_PAIR_HEADS && s.kv_layout == COTILE_KV_NHD &&
+      : COTILE_DECODE_PAIR_HEADS && s.kv_layout == COTILE_KV_NHD && q_len_of(s) == 1 &&
               pair_heads(s.batch, s.heads_kv, group, s.head_dim, dtype_bytes(s.kv_type), s.max_kv_len, sms)
           ? 2
           : 1;
@@ -265,7 +284,7 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
     machine.solo = true;
     machine.solo_clusters = cluster_slots(k, sms, solo_bytes);
   }
-  const Work work = Work::of(units, s.max_kv_len, lh.head_dim, dtype_bytes(s.kv_type), lh.group);
+  const Work work = Work::of(units, s.max_kv_len, lh.head_dim, dtype_bytes(s.kv_type), lh.rows);
   const SplitChoice choice = s.splits > 0 ? choose_merge(machine, work, s.splits) : choose_splits(machine, work);
   const int splits = choice.splits;
   const int64_t grid = units * splits;
@@ -275,6 +294,7 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
                 (long long)grid, (long long)s.batch, (long long)lh.heads_kv, (long long)m_tiles, splits);
   *plan = {};
   plan->shape = s;
+  plan->shape.q_len = int32_t(q_len_of(s));
   plan->group = int32_t(group);
   plan->m_tiles = int32_t(m_tiles);
   plan->splits = splits;
@@ -332,7 +352,8 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   const cotile_decode_shape_t& s = plan->shape;
   const cotile_decode_args_t& a = *args;
   const bool paired = plan->kv_heads_per_cta == 2;
-  if ((plan->kv_heads_per_cta != 1 && !paired) || s.batch < 1 || s.heads_kv < 1 || s.heads_q < 1 ||
+  if ((plan->kv_heads_per_cta != 1 && !paired) || s.batch < 1 || s.heads_kv < 1 || s.heads_q < 1 || s.q_len < 0 ||
+      s.q_len > kMaxQLen || (paired && q_len_of(s) > 1) ||
       (paired && !can_pair_heads(s.heads_kv, s.heads_q / s.heads_kv, s.head_dim, dtype_bytes(s.kv_type))))
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
   const LaunchHeads lh = LaunchHeads::of(s, plan->kv_heads_per_cta);
@@ -345,8 +366,16 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
   const int qb = dtype_bytes(s.q_type), kvb = dtype_bytes(s.kv_type);
   cotile_status st;
-  if ((st = check_rows("q", a.q, qb, {{"q_stride_b", a.q_stride_b}, {"q_stride_h", a.q_stride_h}}))) return st;
-  if ((st = check_rows("o", a.o, 2, {{"o_stride_b", a.o_stride_b}, {"o_stride_h", a.o_stride_h}}))) return st;
+  const int32_t q_len = int32_t(q_len_of(s));
+  const bool tokens = q_len > 1;  // the token strides are read
+  if ((st = check_rows(
+           "q", a.q, qb,
+           {{"q_stride_b", a.q_stride_b}, {"q_stride_h", a.q_stride_h}, {"q_stride_t", tokens ? a.q_stride_t : 0}})))
+    return st;
+  if ((st = check_rows(
+           "o", a.o, 2,
+           {{"o_stride_b", a.o_stride_b}, {"o_stride_h", a.o_stride_h}, {"o_stride_t", tokens ? a.o_stride_t : 0}})))
+    return st;
   if ((st = check_rows("k", a.k, kvb,
                        {{"k_stride_b", a.k_stride_b}, {"k_stride_n", a.k_stride_n}, {"k_stride_h", a.k_stride_h}})))
     return st;
@@ -371,10 +400,14 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
                 "cotile_decode_run: args.k_new and args.v_new must both be given (append) or both be NULL");
   if (a.k_new) {
     if ((st = check_rows("k_new", a.k_new, kvb,
-                         {{"k_new_stride_b", a.k_new_stride_b}, {"k_new_stride_h", a.k_new_stride_h}})))
+                         {{"k_new_stride_b", a.k_new_stride_b},
+                          {"k_new_stride_h", a.k_new_stride_h},
+                          {"k_new_stride_t", tokens ? a.k_new_stride_t : 0}})))
       return st;
     if ((st = check_rows("v_new", a.v_new, kvb,
-                         {{"v_new_stride_b", a.v_new_stride_b}, {"v_new_stride_h", a.v_new_stride_h}})))
+                         {{"v_new_stride_b", a.v_new_stride_b},
+                          {"v_new_stride_h", a.v_new_stride_h},
+                          {"v_new_stride_t", tokens ? a.v_new_stride_t : 0}})))
       return st;
   }
   int log2_page = 0;
@@ -403,7 +436,9 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   for (const auto& [name, stride] : {std::pair<const char*, int64_t>{"k_stride_n", a.k_stride_n},
                                      {"v_stride_n", a.v_stride_n},
                                      {"k_stride_b (page stride)", a.page_table ? a.k_stride_b : 0},
-                                     {"v_stride_b (page stride)", a.page_table ? a.v_stride_b : 0}})
+                                     {"v_stride_b (page stride)", a.page_table ? a.v_stride_b : 0},
+                                     {"k_new_stride_t", a.k_new && tokens ? a.k_new_stride_t : 0},
+                                     {"v_new_stride_t", a.k_new && tokens ? a.v_new_stride_t : 0}})
     if (stride * kvb > INT_MAX)
       return fail(COTILE_ERROR_UNSUPPORTED,
                   "cotile_decode_run: args.%s = %lld elements is %lld bytes; at most 2^31 - 1 bytes", name,
@@ -421,6 +456,8 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   p.q = static_cast<const uint8_t*>(a.q), p.q_sb = a.q_stride_b * qb, p.q_sh = a.q_stride_h * qb, p.q_type = s.q_type,
   p.q_bytes = qb;
   p.o = static_cast<uint8_t*>(a.o), p.o_sb = a.o_stride_b * 2, p.o_sh = a.o_stride_h * 2, p.o_type = s.o_type;
+  p.q_len = q_len, p.q_st = tokens ? a.q_stride_t * qb : 0, p.o_st = tokens ? a.o_stride_t * 2 : 0;
+  p.kn_st = tokens && a.k_new ? a.k_new_stride_t * kvb : 0, p.vn_st = tokens && a.k_new ? a.v_new_stride_t * kvb : 0;
   p.lse = a.lse;
   p.k = static_cast<uint8_t*>(const_cast<void*>(a.k)), p.k_sb = a.k_stride_b * kvb, p.k_sn = a.k_stride_n * kvb,
   p.k_sh = a.k_stride_h * kvb;

@@ -8,8 +8,8 @@ namespace cotile::attention::detail {
 // The merged result of this CTA: final when there is one split, else a partial, and the last
 // CTA of the unit to arrive merges all partials; clustered splits merge every CTA's warps at
 // once, across the cluster's shared memory.
-template <int D, int KvType, bool Pairs>
-inline __device__ void DecodeCta<D, KvType, Pairs>::finish() {
+template <int D, int KvType, bool Pairs, bool Tokens>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens>::finish() {
   const MergeBuffers m = merge_buffers();
   const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) {
     write_output(row, d0, acc, inv, lse);
@@ -85,8 +85,8 @@ inline __device__ void DecodeCta<D, KvType, Pairs>::finish() {
 // a count of at least `splits` in between. The count cannot wrap before every CTA has seen it
 // (the last departure is the wrap, and each CTA departs only after its wait), and it is 0 again
 // when the launch ends, with no CTA waiting for an atomic's answer before it exits.
-template <int D, int KvType, bool Pairs>
-inline __device__ void DecodeCta<D, KvType, Pairs>::merge_spread_over_unit() {
+template <int D, int KvType, bool Pairs, bool Tokens>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens>::merge_spread_over_unit() {
   __syncthreads();  // the CTA's partials are written
   int32_t* count = p.counters + unit;
   const unsigned bound = 2 * unsigned(p.splits) - 1;
@@ -110,14 +110,14 @@ inline __device__ void DecodeCta<D, KvType, Pairs>::merge_spread_over_unit() {
   if (tid == 0) asm volatile("red.relaxed.gpu.global.inc.u32 [%0], %1;" ::"l"(count), "r"(bound) : "memory");
 }
 
-// O[b, head, d0 .. d0+7] = acc * inv * out_scale (rows past G are not written); LSE from base 2.
-// A pair's row writes its own head's half of the columns, at d0 - R / 2 for the second head.
-template <int D, int KvType, bool Pairs>
-inline __device__ void DecodeCta<D, KvType, Pairs>::write_output(int row, int d0, const float (&acc)[8], float inv,
-                                                                 float lse2) const {
+// O[b, token, head, d0 .. d0+7] = acc * inv * out_scale (rows past G x q_len are not written); LSE
+// from base 2. A pair's row writes its own head's half of the columns, at d0 - R / 2 for the second head.
+template <int D, int KvType, bool Pairs, bool Tokens>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens>::write_output(int row, int d0, const float (&acc)[8],
+                                                                         float inv, float lse2) const {
   const int m = kRows * m_tile + row;
-  if (m >= p.group) return;
-  const int head = h * p.group + m;
+  if (m >= (Tokens ? p.group * p.q_len : p.group)) return;
+  const int token = Tokens ? token_of_row(m) : 0, head = h * p.group + m - token * p.group;
   const int half = paired() && m >= p.pair_rows;
   if (paired()) {
     if (d0 / (D / 2) != half) return;
@@ -132,8 +132,10 @@ inline __device__ void DecodeCta<D, KvType, Pairs>::write_output(int row, int d0
 #pragma unroll
     for (int e = 0; e < 4; ++e) w[e] = pack2<false>(acc[2 * e] * scale, acc[2 * e + 1] * scale);
   }
-  *reinterpret_cast<uint4*>(p.o + b * p.o_sb + head * p.o_sh + d0 * 2) = make_uint4(w[0], w[1], w[2], w[3]);
-  if (p.lse && d0 == 0) p.lse[int64_t(b) * p.heads_kv * p.group + head] = lse2 * kLn2;
+  *reinterpret_cast<uint4*>(p.o + b * p.o_sb + (Tokens ? h * p.group * p.o_sh + o_row(m) : head * p.o_sh) + d0 * 2) =
+      make_uint4(w[0], w[1], w[2], w[3]);
+  if (p.lse && d0 == 0)
+    p.lse[(int64_t(b) * (Tokens ? p.q_len : 1) + token) * p.heads_kv * p.group + head] = lse2 * kLn2;
 }
 
 }  // namespace cotile::attention::detail

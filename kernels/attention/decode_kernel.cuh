@@ -30,9 +30,12 @@
 
 namespace cotile::attention::detail {
 
+// Tokens: the kernel of several query tokens a sequence (Params::q_len > 1), its own instantiation,
+// so that the one-token kernel's code stays as it is (the tokens' row arithmetic and per-row masks
+// cost it 7 KiB of code and 4% of its isolated time when shared; docs/design/decode.md).
 // Pairs: the kernel of pairs of KV heads (Params::pair_rows; head_dim 128, fp8), its own
 // instantiation so that the others carry none of its code (decode_pairs.cu).
-template <int D, int KvType, bool Pairs = false>
+template <int D, int KvType, bool Pairs = false, bool Tokens = false>
 struct DecodeCta {
   using C = Config<D, KvType>;
   static constexpr int kR = C::kR, kStages = C::kStages;
@@ -42,7 +45,8 @@ struct DecodeCta {
   int tid, warp, lane;
   int b, h, split, m_tile, unit;
   int seqlen, lo, hi;   // this CTA's rows [lo, hi) of the sequence
-  int valid_rows;       // query rows of this m-tile that are heads (< G)
+  int first_end;        // L - q_len + 1: token 0 attends to rows [.., first_end), token j to [.., first_end + j)
+  int valid_rows;       // query rows of this m-tile that are the KV head's (< G x q_len)
   float out_scale;      // V's dequantization scale, applied to O once at the end (a pair: its first head's)
   float out_scale_two;  // a pair's second head's
   KvRows rows;
@@ -52,6 +56,7 @@ struct DecodeCta {
   // the pair is byte x of its first head's row, or byte x - R / 2 of its second's, `pair_stride`
   // / 2 further (the launch's head stride is the pair's).
   static_assert(!Pairs || (D == 128 && C::kFp8), "decode: pairs of KV heads are head_dim 64 fp8 heads");
+  static_assert(!(Pairs && Tokens), "decode: pairs of KV heads take one query token a sequence");
   __device__ static constexpr bool paired() { return Pairs; }
   __device__ int64_t pair_byte(int x, int64_t pair_stride) const {
     return paired() && x >= kR / 2 ? x - kR / 2 + pair_stride / 2 : x;
@@ -117,7 +122,7 @@ struct DecodeCta {
     uint8_t* sk = stage_k(s);
     uint8_t* sv = sk + C::kTile;
     const int n0 = tile_row(t);
-    const bool appended_here = unsigned(rows.appended - n0) < unsigned(kRows);  // warp-uniform
+    const bool appended_here = rows.template appended_in_tile<Tokens>(n0);  // warp-uniform
     // Most tiles: 16 cache rows in one page (`page`) or a contiguous cache: one row address per
     // lane, the other copies at fixed row steps from it (fewer instructions: fp8 caches are
     // issue-bound).
@@ -138,7 +143,8 @@ struct DecodeCta {
     for (int j = 0; j < Copy::kCopies; ++j) {
       const int n = n0 + lc.row[j];
       const bool valid = n < hi;
-      const RowAddress a = appended_here ? rows.attended<Paged>(valid ? n : lo) : rows.cache<Paged>(valid ? n : lo);
+      const RowAddress a =
+          appended_here ? rows.template attended<Paged, Tokens>(valid ? n : lo) : rows.cache<Paged>(valid ? n : lo);
       copy_kv(sk + lc.smem[j], a.k + lc.byte, valid);
       copy_kv(sv + lc.smem[j], a.v + lc.byte, valid);
     }
@@ -269,12 +275,15 @@ struct DecodeCta {
   // ---- the CTA's work -------------------------------------------------------------------------
 
   // The rows this split attends to, for sequence length seqlen_b: [start, L) cut into p.splits
-  // chunks of whole tiles; and where they are.
+  // chunks of whole tiles; and where they are. Token j (of q_len) attends to [.., L - q_len + 1 + j),
+  // its last `window` rows with a window: the first token's window starts first.
   template <bool L2Only = false>
   __device__ void locate(int seqlen_b) {
     seqlen = seqlen_b;
-    const int L = seqlen + (p.k_new ? 1 : 0);
-    const int start = p.window > 0 ? ::max(0, L - p.window) : 0;
+    const int q_len = Tokens ? p.q_len : 1;
+    const int L = seqlen + (p.k_new ? q_len : 0);
+    first_end = L - q_len + 1;
+    const int start = p.window > 0 ? ::max(0, first_end - p.window) : 0;
     const int chunk = ((L - start + p.splits - 1) / p.splits + kRows - 1) / kRows * kRows;
     lo = ::min(L, start + split * chunk);
     hi = ::min(L, lo + chunk);
@@ -296,7 +305,7 @@ struct DecodeCta {
 #pragma unroll
     for (int t = 0; t < kStages - 1; ++t) {
       const int n = tile_row(t) + lane % kRows;  // lanes 0-15: K rows, 16-31: V rows
-      if (t < my_tiles && n < hi && n != rows.appended) {
+      if (t < my_tiles && n < hi && !rows.template is_appended<Tokens>(n)) {
         const RowAddress a = rows.cache<false>(n);
         const uint8_t* row = lane < kRows ? a.k : a.v;
 #pragma unroll
@@ -324,27 +333,51 @@ struct DecodeCta {
     __syncthreads();
   }
 
+  // The unit's query rows: row R is head G h + R % G of token R / G, at byte offset
+  // (G, q_len) : (head stride, token stride) of R from the unit's row 0 in Q (q_row) and O (o_row).
+  // The layout evaluated by a reciprocal, not an integer division (a layout of dynamic shape
+  // divides at every use: 4 KiB more code in Q's load alone): t = (R + 1/2) / G rounded down is
+  // exact, as R + 1/2 lies at least 1/64 from a multiple of G (R < 256, G <= 32).
+  float inv_group;  // 1 / G (approximate: the 1/2 above absorbs its error)
+  __device__ int token_of_row(int R) const { return int((float(R) + 0.5f) * inv_group); }
+  __device__ int64_t q_row(int R) const {
+    const int t = token_of_row(R);
+    return (R - t * p.group) * p.q_sh + t * p.q_st;
+  }
+  __device__ int64_t o_row(int R) const {
+    const int t = token_of_row(R);
+    return (R - t * p.group) * p.o_sh + t * p.o_st;
+  }
+
   // 1. Q: one cp.async group, issued first (it depends on nothing the kernel reads).
   __device__ void start_q() const {
-    const uint8_t* q = p.q + b * p.q_sb + (h * p.group + kRows * m_tile) * p.q_sh;
+    const uint8_t* q = p.q + b * p.q_sb + h * p.group * p.q_sh;
     const int pair_rows = paired() ? p.pair_rows : 0;
-    if (p.q_bytes == 2) load_q<2 * D>(q, p.q_sh, valid_rows, pair_rows, smem, tid);
-    else load_q<D>(q, p.q_sh, valid_rows, pair_rows, smem, tid);
+    const auto rows_at = [this](int R) { return Tokens ? q_row(R) : R * p.q_sh; };
+    if (p.q_bytes == 2) load_q<2 * D>(q, rows_at, kRows * m_tile, valid_rows, pair_rows, smem, tid);
+    else load_q<D>(q, rows_at, kRows * m_tile, valid_rows, pair_rows, smem, tid);
     arch::cp_async_commit();
   }
 
+  // The token of this m-tile's query row `row` (rows past the unit's: its last token).
+  __device__ int token_of(int row) const { return ::min(token_of_row(kRows * m_tile + row), p.q_len - 1); }
+
   __device__ void run() {
-    // 2. The appended token goes into the cache (once: the m-tile-0 CTA whose rows hold it);
-    //    every CTA reads it from k_new/v_new, so no CTA waits for this store.
-    if (p.k_new && m_tile == 0 && warp == 0 && seqlen >= lo && seqlen < hi) {
-      const RowAddress dst = rows.cache(seqlen), src{rows.k_new, rows.v_new};
-      for (int c = lane; c < kR / 16; c += 32) {
-        arch::copy_universal<16>(const_cast<uint8_t*>(dst.k) + pair_byte(16 * c, p.k_sh),
-                                 src.k + pair_byte(16 * c, p.kn_sh));
-        arch::copy_universal<16>(const_cast<uint8_t*>(dst.v) + pair_byte(16 * c, p.v_sh),
-                                 src.v + pair_byte(16 * c, p.vn_sh));
+    // 2. The appended tokens go into the cache (once: the m-tile-0 CTA whose rows hold each, token
+    //    j by warp j % 4); every CTA reads them from k_new/v_new, so no CTA waits for these stores.
+    if (p.k_new && m_tile == 0 && (Tokens || warp == 0))
+#pragma unroll 1
+      for (int j = warp; j < (Tokens ? p.q_len : 1); j += kWarps) {
+        const int n = seqlen + j;
+        if (n < lo || n >= hi) continue;
+        const RowAddress dst = rows.cache(n), src = rows.template attended<false, Tokens>(n);
+        for (int c = lane; c < kR / 16; c += 32) {
+          arch::copy_universal<16>(const_cast<uint8_t*>(dst.k) + pair_byte(16 * c, p.k_sh),
+                                   src.k + pair_byte(16 * c, p.kn_sh));
+          arch::copy_universal<16>(const_cast<uint8_t*>(dst.v) + pair_byte(16 * c, p.v_sh),
+                                   src.v + pair_byte(16 * c, p.vn_sh));
+        }
       }
-    }
 
     // 3. The pipeline's prologue: kStages - 1 tiles in flight per warp. Not unrolled, like the
     //    epilogue's steps (finish): code that runs once a CTA is fetched from DRAM when the launch
@@ -398,6 +431,20 @@ struct DecodeCta {
     y_scale[1] = paired() ? y_scale_of(kv_head(s_at.row + SAcc::row_step(2))) : y_scale[0];
     out_scale = v_scale_of(paired() ? 2 * h : h);
     out_scale_two = paired() ? v_scale_of(2 * h + 1) : out_scale;
+    // Several query tokens: the lane's two rows attend to [front, end) (their tokens'); the CTA's
+    // tiles from mask_end on, or before mask_front, hold a row's masked columns (warp-uniform tests).
+    // (One token: every row ends at hi and starts at or before the CTA's first row.)
+    int row_front[2] = {0, 0}, row_end[2] = {hi, hi}, mask_end = hi, mask_front = 0;
+    if constexpr (Tokens) {
+#pragma unroll
+      for (int r = 0; r < 2; ++r) {
+        const int end = first_end + token_of(s_at.row + SAcc::row_step(2 * r));
+        row_end[r] = ::min(hi, end);
+        row_front[r] = p.window > 0 ? end - p.window : 0;
+      }
+      mask_end = ::min(hi, first_end + token_of(0));
+      mask_front = p.window > 0 ? first_end + token_of(valid_rows - 1) - p.window : 0;
+    }
     float o[D / 8][4] = {};
     SoftmaxRow row[2];  // the rows of elements 0, 1 and 2, 3 of this lane's accumulators (softmax.cuh)
     for (int t = 0, stage = 0; t < my_tiles; ++t, stage = stage + 1 == kStages ? 0 : stage + 1) {
@@ -413,8 +460,12 @@ struct DecodeCta {
       scores(sk, qa, s);
       to_base2(s, capped, y_scale, y_cap);
       const int n0 = tile_row(t);
-      if (n0 + kRows > hi) [[unlikely]]
+      if constexpr (Tokens) {
+        if (n0 + kRows > mask_end || n0 < mask_front) [[unlikely]]
+          s_at.mask_rows(s, n0, row_front, row_end);  // warp-uniform: a sequence's last tiles
+      } else if (n0 + kRows > hi) [[unlikely]] {
         s_at.mask_past(s, n0, hi);  // warp-uniform: a sequence's last tile
+      }
       // The online softmax's update (softmax.cuh): the rows' reference moves (and O is rescaled)
       // only when a lane's score exceeds the row's max by more than kLazyRescale, which a warp
       // vote on the lanes' own scores decides; most tiles skip the rows' cross-lane max.
@@ -510,10 +561,10 @@ struct DecodeCta {
 
 namespace cotile::attention::detail {
 
-template <int D, int KvType, bool Pairs = false>
+template <int D, int KvType, bool Pairs = false, bool Tokens = false>
 __global__ void __launch_bounds__(kThreads, COTILE_DECODE_MIN_CTAS) decode_kernel(const __grid_constant__ Params p) {
   extern __shared__ __align__(1024) uint8_t smem[];
-  DecodeCta<D, KvType, Pairs> cta{p, smem};
+  DecodeCta<D, KvType, Pairs, Tokens> cta{p, smem};
   cta.tid = int(threadIdx.x);
   cta.warp = cta.tid / 32;
   cta.lane = cta.tid % 32;
@@ -522,7 +573,8 @@ __global__ void __launch_bounds__(kThreads, COTILE_DECODE_MIN_CTAS) decode_kerne
   cta.m_tile = cta.unit % p.m_tiles;
   cta.h = cta.unit / p.m_tiles % p.heads_kv;
   cta.b = cta.unit / p.m_tiles / p.heads_kv;
-  cta.valid_rows = ::min(kRows, p.group - kRows * cta.m_tile);
+  cta.valid_rows = ::min(kRows, (Tokens ? p.group * p.q_len : p.group) - kRows * cta.m_tile);
+  if constexpr (Tokens) cta.inv_group = __fdividef(1.0f, float(p.group));
   // A programmatic dependent launch: this CTA may start during the previous kernel's tail, so
   // global memory is used only after that kernel completes; before, at most L2 prefetch hints.
   // (The next kernel's early start: p.trigger_early, "Launch" in docs/design/decode.md.)

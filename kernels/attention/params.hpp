@@ -12,13 +12,14 @@ namespace cotile::attention::detail {
 // CTA (the MMA's M), 16 K/V rows per tile, 4 warps per CTA, at most 128 KV splits, of which up to
 // 8 (the portable cluster size) can merge within a thread-block cluster.
 constexpr int kRows = 16, kWarps = 4, kMaxSplits = 128, kMaxCluster = 8;
+constexpr int kMaxQLen = 8;  // query tokens a sequence (decode.h, shape.q_len)
 constexpr int kThreads = 32 * kWarps;
 
 // Bytes of one element of a cotile_dtype.
 constexpr int dtype_bytes(int t) { return t == COTILE_F16 || t == COTILE_BF16 ? 2 : 1; }
 
 struct Params {
-  // Q [B, Hq, D] and O [B, Hq, D]: byte strides.
+  // Q [B, Hq, D] and O [B, Hq, D]: byte strides (several tokens: q_len, below).
   const uint8_t* q;
   int64_t q_sb, q_sh;
   int32_t q_type, q_bytes;
@@ -72,6 +73,12 @@ struct Params {
   float* part_lse;
   int32_t* counters;
   uint64_t* trace;  // diagnostics builds (COTILE_DECODE_TRACE): per-CTA phase times, or null
+  // Several query tokens a sequence (the Tokens kernel; last, so that the one-token kernel's fields
+  // keep their offsets): Q and O [B, q_len, Hq, D], LSE [B, q_len, Hq] contiguous, k_new and v_new
+  // [B, q_len, Hkv, D]; the token strides in bytes (0 when q_len = 1). A KV head's query rows: row
+  // R is head G h + R % G of token R / G.
+  int32_t q_len;
+  int64_t q_st, o_st, kn_st, vn_st;
 };
 
 }  // namespace cotile::attention::detail

@@ -153,6 +153,19 @@ struct Accumulators {
       for (int i = 0; i < 4; ++i)
         if (n0 + column + column_step(i, nt) >= hi) s[nt][i] = -INFINITY;
   }
+  // Several query tokens (per row): the elements i of the lane's row i / 2 (rows
+  // row and row + row_step(2)) outside [front[i / 2], end[i / 2]) are -inf (past the sequence's or
+  // the split's end, after the row's token, before its window).
+  __device__ __forceinline__ void mask_rows(float (&s)[N / 8][4], int n0, const int (&front)[2],
+                                            const int (&end)[2]) const {
+#pragma unroll
+    for (int nt = 0; nt < N / 8; ++nt)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int n = n0 + column + column_step(i, nt);
+        if (n < front[i / 2] || n >= end[i / 2]) s[nt][i] = -INFINITY;
+      }
+  }
 };
 // P = softmax(S) feeds P V as the MMA's A operand straight from S's accumulators: lane l's A
 // fragment of a 16 x 16 tile holds the same (row, column)s as its accumulators of that tile, in
@@ -290,10 +303,11 @@ struct RowAddress {
 };
 struct KvRows {
   const uint8_t *k, *v;          // contiguous: row 0 of (b, h); paged: page 0, row 0, head h
-  const uint8_t *k_new, *v_new;  // the appended token of (b, h)
+  const uint8_t *k_new, *v_new;  // the first appended token of (b, h)
   const int32_t* pages;          // the sequence's page-table row, or null (contiguous)
   int32_t k_sn, v_sn, k_sp, v_sp, log2_page;
-  int32_t appended;  // the appended token's row (seqlen), or -1
+  int32_t appended, n_appended;  // the appended tokens' rows [appended, + n_appended) (seqlen, q_len), or -1, 0
+  int32_t kn_st, vn_st;          // from one appended token to the next (bytes)
 
   // L2Only: the remap is read past L1 (a read before the dependency wait must leave no line in L1
   // that a read after it could hit).
@@ -310,7 +324,20 @@ struct KvRows {
     r.k_sp = p.page_table ? int32_t(p.k_sb) : 0, r.v_sp = p.page_table ? int32_t(p.v_sb) : 0;
     r.log2_page = p.page_table ? p.log2_page : 30;
     r.appended = p.k_new ? seqlen : -1;
+    r.n_appended = p.k_new ? p.q_len : 0;
+    r.kn_st = int32_t(p.kn_st), r.vn_st = int32_t(p.vn_st);
     return r;
+  }
+  // Tokens: several appended tokens (else one, at `appended`).
+  template <bool Tokens>
+  __device__ __forceinline__ bool is_appended(int n) const {
+    return Tokens ? unsigned(n - appended) < unsigned(n_appended) : n == appended;
+  }
+  // Whether rows [n0, n0 + kRows) hold an appended token (one unsigned compare).
+  template <bool Tokens>
+  __device__ __forceinline__ bool appended_in_tile(int n0) const {
+    return Tokens ? unsigned(n0 + kRows - 1 - appended) < unsigned(kRows - 1 + n_appended)
+                  : unsigned(appended - n0) < unsigned(kRows);
   }
   // Every row of this thread's K, V, appended K and V `dk`, `dv`, `dkn`, `dvn` bytes further (a lane
   // whose bytes are a pair's second head: decode_kernel.cuh, pair_byte).
@@ -333,10 +360,13 @@ struct KvRows {
     }
   }
   __device__ __forceinline__ RowAddress cache(int n) const { return pages ? cache<true>(n) : cache<false>(n); }
-  // Row n as attended: the appended token is read from k_new / v_new.
-  template <bool Paged>
+  // Row n as attended: appended tokens are read from k_new / v_new.
+  template <bool Paged, bool Tokens>
   __device__ __forceinline__ RowAddress attended(int n) const {
-    return n == appended ? RowAddress{k_new, v_new} : cache<Paged>(n);
+    if (!is_appended<Tokens>(n)) return cache<Paged>(n);
+    if constexpr (!Tokens) return {k_new, v_new};
+    const int j = n - appended;
+    return {k_new + int64_t(j) * kn_st, v_new + int64_t(j) * vn_st};
   }
 };
 
@@ -364,32 +394,30 @@ struct TilePages {
 };
 
 // Q (16 rows of RQ bytes) into shared memory: the cotiled copy of docs/qload.md §7 over 16-byte cp.async,
-// zero fill for rows >= valid_rows (§8.3). pair_rows > 0 (a pair of KV heads, decode_kernel.cuh):
+// zero fill for rows >= valid_rows (§8.3). Row r is at q + rows(first_row + r) (bytes; `rows` the
+// layout of the unit's query rows, decode_kernel.cuh q_row). pair_rows > 0 (a pair of KV heads, decode_kernel.cuh):
 // rows < pair_rows fill bytes [0, RQ / 2) from their first RQ / 2 bytes and zero the rest, the
 // other rows the reverse (their bytes [RQ / 2, RQ) from their first RQ / 2).
-template <int RQ>
-__device__ __forceinline__ void load_q(const uint8_t* q, int64_t row_stride, int valid_rows, int pair_rows, uint8_t* sq,
-                                       int tid) {
+template <int RQ, class Rows>
+__device__ __forceinline__ void load_q(const uint8_t* q, const Rows& rows, int first_row, int valid_rows, int pair_rows,
+                                       uint8_t* sq, int tid) {
   constexpr int kAtomThreads = RQ < kThreads ? RQ : kThreads;  // one 16-byte chunk each; 16 * RQ / 16 chunks
   const auto data = ct::make_layout(ct::make_shape(_16{}, Int<RQ>{}), ct::make_stride(Int<RQ>{}, _1{}));
   const auto atom = ct::make_layout(ct::make_shape(Int<kAtomThreads>{}, _16{}), ct::make_stride(_16{}, _1{}));
   const auto copy = ct::make_cotiled_copy<CopyOp::kCpAsync16B, Elem::kE4M3>(atom, data);
   if (tid >= kAtomThreads) return;
-  const auto gQ =
-      ct::make_tensor(ct::make_gmem_ptr(q), ct::make_layout(ct::shape(data), ct::make_stride(row_stride, _1{})));
   const auto sQ = ct::make_tensor(ct::make_smem_ptr(sq), data);
   const auto cQ = ct::make_identity_tensor(ct::shape(data));
-  const auto tg = ct::partition_S(copy, gQ, tid);
   const auto ts = ct::partition_D(copy, sQ, tid);
   const auto tc = ct::partition_S(copy, cQ, tid);
-  constexpr int kCopies = decltype(ct::size(tg))::value / 16;
+  constexpr int kCopies = decltype(ct::size(tc))::value / 16;
 #pragma unroll
   for (int j = 0; j < kCopies; ++j) {
-    const int row = int(ct::get<0>(tc[16 * j]));
-    const bool second = int(ct::get<1>(tc[16 * j])) >= RQ / 2;  // a 16-byte chunk lies in one half
+    const int row = int(ct::get<0>(tc[16 * j])), column = int(ct::get<1>(tc[16 * j]));
+    const bool second = column >= RQ / 2;  // a 16-byte chunk lies in one half
     const bool valid = row < valid_rows && (pair_rows == 0 || second == (row >= pair_rows));
-    arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(&ts[16 * j], &tg[16 * j] - (pair_rows && second ? RQ / 2 : 0),
-                                                     valid);
+    const uint8_t* src = q + int64_t(rows(first_row + row)) + column - (pair_rows && second ? RQ / 2 : 0);
+    arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(&ts[16 * j], src, valid);
   }
 }
 

@@ -71,12 +71,17 @@ bool find(Cache& c, const Key& key, Launch& hit) {
 std::string launch(Cache& c, Launch& hit, at::Tensor& out, at::Tensor& lse) {
   // at::detail::empty_cuda: the caching allocator without a second pass through the dispatcher
   const at::Device device(at::kCUDA, c10::DeviceIndex(c.device));
+  const bool tokens = c.q_len > 1;
+  const std::array<int64_t, 4> o_shape{c.batch, tokens ? c.q_len : c.heads_q, tokens ? c.heads_q : c.head_dim,
+                                       c.head_dim};
   if (hit.alloc_out) {
-    out = at::Tensor(at::detail::empty_cuda({c.batch, c.heads_q, c.head_dim}, c.o_dtype, device, std::nullopt));
+    out = at::Tensor(
+        at::detail::empty_cuda(at::IntArrayRef(o_shape.data(), tokens ? 4 : 3), c.o_dtype, device, std::nullopt));
     hit.args.o = out.data_ptr();
   }
   if (hit.alloc_lse) {
-    lse = at::Tensor(at::detail::empty_cuda({c.batch, c.heads_q}, at::kFloat, device, std::nullopt));
+    lse = at::Tensor(
+        at::detail::empty_cuda(at::IntArrayRef(o_shape.data(), tokens ? 3 : 2), at::kFloat, device, std::nullopt));
     hit.args.lse = lse.data_ptr<float>();
   }
   void* stream = c10::cuda::getCurrentCUDAStream(c10::DeviceIndex(c.device)).stream();
@@ -131,14 +136,14 @@ void destroy(PyObject* capsule) {
 }
 
 // new_cache(plan, workspace, ws_address, ws_bytes, run_fn, last_error_fn, args_size, device, batch,
-//           heads_q, head_dim, o_is_bf16) -> capsule
+//           q_len, heads_q, head_dim, o_is_bf16) -> capsule
 PyObject* new_cache(PyObject*, PyObject* a) {
   PyObject *plan, *workspace;
   unsigned long long ws, ws_bytes, run, err, args_size;
   int device, o_bf16;
-  long long batch, heads_q, head_dim;
-  if (!PyArg_ParseTuple(a, "OOKKKKKiLLLp", &plan, &workspace, &ws, &ws_bytes, &run, &err, &args_size, &device, &batch,
-                        &heads_q, &head_dim, &o_bf16))
+  long long batch, q_len, heads_q, head_dim;
+  if (!PyArg_ParseTuple(a, "OOKKKKKiLLLLp", &plan, &workspace, &ws, &ws_bytes, &run, &err, &args_size, &device, &batch,
+                        &q_len, &heads_q, &head_dim, &o_bf16))
     return nullptr;
   if (args_size != sizeof(cotile_decode_args_t)) {
     PyErr_Format(PyExc_RuntimeError,
@@ -162,7 +167,7 @@ PyObject* new_cache(PyObject*, PyObject* a) {
   c->run = reinterpret_cast<RunFn>(uintptr_t(run));
   c->last_error = reinterpret_cast<ErrorFn>(uintptr_t(err));
   c->device = device;
-  c->batch = batch, c->heads_q = heads_q, c->head_dim = head_dim;
+  c->batch = batch, c->q_len = q_len, c->heads_q = heads_q, c->head_dim = head_dim;
   c->o_dtype = o_bf16 ? at::kBFloat16 : at::kHalf;
   PyObject* capsule = PyCapsule_New(c, kCapsule, destroy);
   if (!capsule) {

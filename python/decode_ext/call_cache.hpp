@@ -61,7 +61,7 @@ struct Cache {
   RunFn run;
   ErrorFn last_error;
   int device;
-  int64_t batch, heads_q, head_dim;
+  int64_t batch, q_len, heads_q, head_dim;  // O [B, Hq, D] (q_len 1) or [B, q_len, Hq, D]
   at::ScalarType o_dtype;
   std::mutex mutex;                            // entries and counts: the operator's kernel runs without the GIL
   std::deque<std::pair<Key, Launch>> entries;  // oldest first

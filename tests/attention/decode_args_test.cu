@@ -190,7 +190,36 @@ TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
                             "need an fp8 cache, head_dim 64, G <= 8 and an even heads_kv"),
             std::string::npos)
       << st.message;
+  s = shape(), s.q_len = 9;
+  st = cotile::attention::decode_plan(s, &p);
+  EXPECT_EQ(st.code, COTILE_ERROR_UNSUPPORTED);
+  EXPECT_NE(st.message.find("q_len = 9; supported: 1 to 8 (0: 1)"), std::string::npos) << st.message;
+  s = shape(), s.head_dim = 64, s.kv_type = COTILE_E4M3, s.kv_heads_per_cta = 2, s.q_len = 2;
+  st = cotile::attention::decode_plan(s, &p);
+  EXPECT_EQ(st.code, COTILE_ERROR_UNSUPPORTED);
+  EXPECT_NE(st.message.find("kv_heads_per_cta = 2 with q_len = 2; pairs take one query token a sequence"),
+            std::string::npos)
+      << st.message;
   EXPECT_EQ(cotile_decode_plan(nullptr, &p), COTILE_ERROR_INVALID_ARGUMENT);
+}
+
+// Several query tokens a sequence: the token strides are checked as the others (read only when q_len > 1).
+TEST(DecodeArgs, TokenStridesAreChecked) {
+  DecodePlan p = plan();
+  p.shape.q_len = 4, p.m_tiles = 1;  // 4 x 4 query rows: one m-tile
+  DecodeArgs a = args();
+  a.q_stride_t = -16;
+  expect_error(run(a, p), COTILE_ERROR_INVALID_ARGUMENT, "args.q_stride_t = -16 is negative");
+  a = args(), a.q_stride_t = 16 * 128, a.o_stride_t = 4;
+  expect_error(run(a, p), COTILE_ERROR_INVALID_ARGUMENT,
+               "args.o_stride_t = 4 elements = 8 bytes is not a multiple of 16");
+  a = args(), a.q_stride_t = a.o_stride_t = 16 * 128, a.k_new = a.v_new = g_memory, a.k_new_stride_h = 128,
+  a.v_new_stride_h = 128, a.k_new_stride_t = 512, a.v_new_stride_t = int64_t(1) << 31;
+  expect_error(run(a, p), COTILE_ERROR_UNSUPPORTED, "args.v_new_stride_t = 2147483648 elements is 4294967296 bytes");
+  a = args(), a.q_stride_t = -16;  // q_len 1: not read (the checks go on to the workspace's)
+  expect_error(run(a, plan(), 16), COTILE_ERROR_WORKSPACE, "workspace of 16 bytes");
+  p.shape.q_len = 9;
+  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
 }
 
 TEST(DecodeAbi, StructSizesAreReported) {

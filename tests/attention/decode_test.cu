@@ -1,7 +1,8 @@
 // GPU tests of the decode kernel against the fp32 reference (reference.cuh) over a covering grid
 // of awkward shapes: B in {1, 3, 17}, N in {0, 1, 15, 16, 17, 1000, 65537}, G in {1, 3, 4, 5, 8,
 // 16, 32}, D in {64, 128, 256}, contiguous (both orders) and paged caches (pages of 1, 16, 256),
-// remap and append on and off, every (Q, KV) dtype pair, soft-cap and window, per-head scales;
+// remap and append on and off, every (Q, KV) dtype pair, soft-cap and window, per-head scales,
+// 2 to 8 query tokens a sequence (causal, in the cache or appended);
 // plus forced splits (both merges, and the workspace merge's thread mappings), wide scores (the
 // lazy rescale's reference moving many times),
 // seqlen / page table / remap written by the kernel just before (late_writer) and a cache of
@@ -92,9 +93,10 @@ struct Case {
   int pairs = 0;               // kv_heads_per_cta: 0 the plan's choice, 2 forced pairs of KV heads
   int layout = COTILE_KV_ANY;  // the plan's kv_layout (NHD: it may pair heads by choice)
   int expect_per_cta = 0;      // > 0: the plan must choose this kv_heads_per_cta
+  int q_len = 1;               // query tokens a sequence (in the cache's last q_len rows, or appended)
   // Whether pairs of KV heads can run this case (decode.h, kv_heads_per_cta).
   bool can_pair() const {
-    return (kv_type == COTILE_E4M3 || kv_type == COTILE_E5M2) && D == 64 && G <= 8 && Hkv % 2 == 0;
+    return (kv_type == COTILE_E4M3 || kv_type == COTILE_E5M2) && D == 64 && G <= 8 && Hkv % 2 == 0 && q_len == 1;
   }
   std::string name() const {
     static const char* dt[] = {"f16", "bf16", "e4m3", "e5m2"};
@@ -110,6 +112,7 @@ struct Case {
                   q_amp > 0 ? (" q_amp=" + std::to_string(int(q_amp))).c_str() : "");
     if (late_writes) std::strncat(s, " late-writes", sizeof s - std::strlen(s) - 1);
     if (pairs) std::strncat(s, " pairs", sizeof s - std::strlen(s) - 1);
+    if (q_len > 1) std::strncat(s, (" q_len=" + std::to_string(q_len)).c_str(), sizeof s - std::strlen(s) - 1);
     return s;
   }
 };
@@ -143,13 +146,13 @@ int g_failures = 0, g_cases = 0;
 
 bool run_case(const Case& c) {
   ++g_cases;
-  const int Hq = c.G * c.Hkv, B = c.B, D = c.D;
+  const int Hq = c.G * c.Hkv, B = c.B, D = c.D, T = c.q_len;
   const int qb = ref::elem_bytes(c.q_type), kvb = ref::elem_bytes(c.kv_type);
   // Sequence lengths: sequence 0 has N rows, the others random in [0, N] (and one empty when B > 2).
   std::vector<int> seqlen(B);
   srand(unsigned(g_seed));
   for (int b = 0; b < B; ++b) seqlen[b] = b == 0 ? c.N : (b == 2 ? 0 : rand() % (c.N + 1));
-  const int cap_rows = c.N + 1 + 3;  // room for the append, and a stride that is not N
+  const int cap_rows = c.N + T + 3;  // room for the append, and a stride that is not N
   const int Bc = c.remap ? B + 2 : B;
   // Cache geometry (elements).
   int64_t k_sb, k_sn, k_sh, cache_elems;
@@ -174,15 +177,17 @@ bool run_case(const Case& c) {
   std::vector<int32_t> remap(B);
   for (int b = 0; b < B; ++b) remap[b] = Bc - 1 - b;  // injective, and never the identity
   const int64_t q_sh = D + (c.pad_q ? 32 : 0);
-  Buf q(size_t(B) * Hq * q_sh * qb), k(cache_elems * kvb), v(cache_elems * kvb), kn(size_t(B) * c.Hkv * D * kvb),
-      vn(size_t(B) * c.Hkv * D * kvb), o(size_t(B) * Hq * D * 2), lse(size_t(B) * Hq * 4), seq(B * 4),
+  // Q [B, T, Hq, q_sh], O [B, T, Hq, D], LSE [B, T, Hq], k_new and v_new [B, T, Hkv, D].
+  const int64_t rows = int64_t(B) * T * Hq, new_elems = int64_t(B) * T * c.Hkv * D;
+  Buf q(size_t(rows * q_sh * qb)), k(cache_elems * kvb), v(cache_elems * kvb), kn(size_t(new_elems * kvb)),
+      vn(size_t(new_elems * kvb)), o(size_t(rows * D * 2)), lse(size_t(rows * 4)), seq(B * 4),
       tab(table.size() * 4 + 4), rmp(B * 4), ksh(c.Hkv * 4), vsh(c.Hkv * 4);
   const float amp_kv = kvb == 1 ? 4.0f : 1.0f;
-  fill(q, int64_t(B) * Hq * q_sh, c.q_type, g_seed * 7 + 1, c.q_amp > 0 ? c.q_amp : kvb == 1 && qb == 1 ? 4.0f : 1.0f);
+  fill(q, rows * q_sh, c.q_type, g_seed * 7 + 1, c.q_amp > 0 ? c.q_amp : kvb == 1 && qb == 1 ? 4.0f : 1.0f);
   fill(k, cache_elems, c.kv_type, g_seed * 7 + 2, amp_kv);
   fill(v, cache_elems, c.kv_type, g_seed * 7 + 3, amp_kv);
-  fill(kn, int64_t(B) * c.Hkv * D, c.kv_type, g_seed * 7 + 4, amp_kv);
-  fill(vn, int64_t(B) * c.Hkv * D, c.kv_type, g_seed * 7 + 5, amp_kv);
+  fill(kn, new_elems, c.kv_type, g_seed * 7 + 4, amp_kv);
+  fill(vn, new_elems, c.kv_type, g_seed * 7 + 5, amp_kv);
   ++g_seed;
   CHECK_CUDA(cudaMemcpy(seq.p, seqlen.data(), B * 4, cudaMemcpyHostToDevice));
   if (!table.empty()) CHECK_CUDA(cudaMemcpy(tab.p, table.data(), table.size() * 4, cudaMemcpyHostToDevice));
@@ -194,7 +199,7 @@ bool run_case(const Case& c) {
   CHECK_CUDA(cudaMemcpy(vsh.p, hs.data(), c.Hkv * 4, cudaMemcpyHostToDevice));
 
   cotile_decode_args_t a{};
-  a.q = q.p, a.q_stride_b = int64_t(Hq) * q_sh, a.q_stride_h = q_sh;
+  a.q = q.p, a.q_stride_b = int64_t(T) * Hq * q_sh, a.q_stride_h = q_sh, a.q_stride_t = int64_t(Hq) * q_sh;
   a.k = k.p, a.k_stride_b = k_sb, a.k_stride_n = k_sn, a.k_stride_h = k_sh;
   a.v = v.p, a.v_stride_b = k_sb, a.v_stride_n = k_sn, a.v_stride_h = k_sh;
   if (c.cache == Cache::kPaged)
@@ -202,18 +207,19 @@ bool run_case(const Case& c) {
   a.seqlen_kv = seq.as<int32_t>();
   if (c.remap && c.cache != Cache::kPaged) a.cache_batch_idx = rmp.as<int32_t>();
   if (c.append) {
-    a.k_new = kn.p, a.k_new_stride_b = int64_t(c.Hkv) * D, a.k_new_stride_h = D;
-    a.v_new = vn.p, a.v_new_stride_b = int64_t(c.Hkv) * D, a.v_new_stride_h = D;
+    a.k_new = kn.p, a.k_new_stride_b = int64_t(T) * c.Hkv * D, a.k_new_stride_h = D;
+    a.v_new = vn.p, a.v_new_stride_b = int64_t(T) * c.Hkv * D, a.v_new_stride_h = D;
+    a.k_new_stride_t = a.v_new_stride_t = int64_t(c.Hkv) * D;
   }
   a.softmax_scale = 1.0f / std::sqrt(float(D));
   a.softcap = c.softcap, a.window = c.window;
   a.k_scale = kvb == 1 ? 0.25f : 1.0f, a.v_scale = kvb == 1 ? 0.5f : 1.0f;
   if (c.per_head_scale) a.k_scale_per_head = ksh.as<float>(), a.v_scale_per_head = vsh.as<float>();
-  a.o = o.p, a.o_stride_b = int64_t(Hq) * D, a.o_stride_h = D;
+  a.o = o.p, a.o_stride_b = int64_t(T) * Hq * D, a.o_stride_h = D, a.o_stride_t = int64_t(Hq) * D;
   a.lse = lse.as<float>();
 
-  cotile_decode_shape_t shape{B, Hq,       c.Hkv,   D,       c.N + (c.append ? 1 : 0), c.q_type, c.kv_type, c.o_type,
-                              0, c.splits, c.pairs, c.layout};
+  cotile_decode_shape_t shape{
+      B, Hq, c.Hkv, D, c.N + (c.append ? T : 0), c.q_type, c.kv_type, c.o_type, 0, c.splits, c.pairs, c.layout, T};
   cotile::attention::DecodePlan plan{};
   auto st = cotile::attention::decode_plan(shape, &plan);
   bool solo = false;
@@ -226,7 +232,9 @@ bool run_case(const Case& c) {
     std::printf("FAIL %s: plan.kv_heads_per_cta = %d\n", c.name().c_str(), plan.kv_heads_per_cta);
     return ++g_failures, false;
   }
-  if (c.splits > 1 && c.splits <= 8 && plan.cluster != c.splits) {  // small grids of portable clusters fit on sm_90
+  // Small grids of portable clusters fit on sm_90 (the q_len cases' m-tiles make grids whose clusters
+  // the plan may find costlier: their lines say which merge ran).
+  if (c.q_len == 1 && c.splits > 1 && c.splits <= 8 && plan.cluster != c.splits) {
     std::printf("FAIL %s: %d splits not merged in a cluster (plan.cluster = %d)\n", c.name().c_str(), c.splits,
                 plan.cluster);
     return ++g_failures, false;
@@ -245,8 +253,8 @@ bool run_case(const Case& c) {
   CHECK_CUDA(cudaMemset(ws.p, 0, plan.workspace_bytes));
 
   // Reference first (reads the cache before the append writes its row).
-  ref::Problem rp{a, B, Hq, c.Hkv, D, c.q_type, c.kv_type, c.N + (c.append ? 1 : 0)};
-  const int64_t BH = int64_t(B) * Hq;
+  ref::Problem rp{a, B, Hq, c.Hkv, D, c.q_type, c.kv_type, c.N + (c.append ? T : 0), T};
+  const int64_t BH = rows;
   const int ml = std::max(rp.max_len, 1);
   Buf s(BH * ml * 4), mx(BH * 4), sum(BH * 4), acc(BH * D * 4), ro(BH * D * 4), rl(BH * 4);
   CHECK_CUDA(cudaMemset(acc.p, 0, BH * D * 4));
@@ -316,8 +324,8 @@ bool run_case(const Case& c) {
   const double rel = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
   if (why.empty() && rel > tolerance(c)) why = "||O - ref|| / ||ref|| = " + std::to_string(rel);
   for (int64_t i = 0; why.empty() && i < BH; ++i) {
-    const int b = int(i / Hq);
-    const bool empty = seqlen[b] == 0 && !c.append;
+    const int b = int(i / (int64_t(T) * Hq)), t = int(i / Hq % T);
+    const bool empty = seqlen[b] + (c.append ? T : 0) - T + 1 + t <= 0;  // no row up to the token's own
     if (empty && (out_l[i] != -INFINITY || std::isnan(out_l[i])))
       why = "empty sequence lse " + std::to_string(out_l[i]) + " != -inf";
     if (empty)
@@ -330,21 +338,23 @@ bool run_case(const Case& c) {
     why = "second run differs from the first";
   if (why.empty() && c.append) {  // the appended rows are in the cache
     for (int b = 0; b < B && why.empty(); ++b)
-      for (int h = 0; h < c.Hkv && why.empty(); ++h) {
-        int64_t page, row = seqlen[b];
-        if (c.cache == Cache::kPaged) page = table[b * pages_per_seq + row / c.page], row %= c.page;
-        else page = c.remap ? remap[b] : b;
-        std::vector<uint8_t> got(D * kvb), want(D * kvb);
-        const int64_t off = (page * k_sb + row * k_sn + h * k_sh) * kvb;
-        CHECK_CUDA(cudaMemcpy(got.data(), k.as<uint8_t>() + off, D * kvb, cudaMemcpyDeviceToHost));
-        CHECK_CUDA(cudaMemcpy(want.data(), kn.as<uint8_t>() + (int64_t(b) * c.Hkv + h) * D * kvb, D * kvb,
-                              cudaMemcpyDeviceToHost));
-        if (got != want) why = "appended K row not in the cache (b " + std::to_string(b) + ")";
-        CHECK_CUDA(cudaMemcpy(got.data(), v.as<uint8_t>() + off, D * kvb, cudaMemcpyDeviceToHost));
-        CHECK_CUDA(cudaMemcpy(want.data(), vn.as<uint8_t>() + (int64_t(b) * c.Hkv + h) * D * kvb, D * kvb,
-                              cudaMemcpyDeviceToHost));
-        if (got != want) why = "appended V row not in the cache (b " + std::to_string(b) + ")";
-      }
+      for (int j = 0; j < T && why.empty(); ++j)
+        for (int h = 0; h < c.Hkv && why.empty(); ++h) {
+          int64_t page, row = seqlen[b] + j;
+          if (c.cache == Cache::kPaged) page = table[b * pages_per_seq + row / c.page], row %= c.page;
+          else page = c.remap ? remap[b] : b;
+          std::vector<uint8_t> got(D * kvb), want(D * kvb);
+          const int64_t off = (page * k_sb + row * k_sn + h * k_sh) * kvb;
+          const int64_t new_off = ((int64_t(b) * T + j) * c.Hkv + h) * D * kvb;
+          CHECK_CUDA(cudaMemcpy(got.data(), k.as<uint8_t>() + off, D * kvb, cudaMemcpyDeviceToHost));
+          CHECK_CUDA(cudaMemcpy(want.data(), kn.as<uint8_t>() + new_off, D * kvb, cudaMemcpyDeviceToHost));
+          if (got != want)
+            why = "appended K row not in the cache (b " + std::to_string(b) + ", token " + std::to_string(j) + ")";
+          CHECK_CUDA(cudaMemcpy(got.data(), v.as<uint8_t>() + off, D * kvb, cudaMemcpyDeviceToHost));
+          CHECK_CUDA(cudaMemcpy(want.data(), vn.as<uint8_t>() + new_off, D * kvb, cudaMemcpyDeviceToHost));
+          if (got != want)
+            why = "appended V row not in the cache (b " + std::to_string(b) + ", token " + std::to_string(j) + ")";
+        }
   }
   if (!why.empty()) {
     std::printf("FAIL %s (splits %d): %s\n", c.name().c_str(), plan.splits, why.c_str());
@@ -489,6 +499,34 @@ int main(int argc, char** argv) {
       p.pairs = 2;
       run_case(p);
     }
+  }
+  // Several query tokens a sequence (speculative decoding): the G x q_len query rows of a KV head
+  // share its tiles; the tokens are the cache's last q_len rows or appended, each attending to the
+  // rows up to its own. Awkward groups (G x q_len up to 128; 256 at G = 32, q_len = 8: 16 m-tiles),
+  // sequences shorter than the tokens (rows with nothing to attend to: O = 0, LSE = -inf), every
+  // cache kind, remap, window, soft-cap, per-head scales, every dtype pair, and each merge.
+  {
+    const int qls[] = {2, 3, 4, 8}, gs[] = {5, 7, 16, 1, 4, 3}, ns[] = {1, 3, 8, 100, 1000, 5000},
+              ds[] = {64, 128, 256};
+    const int splits[] = {0, 0, 3, 20, 0, 8, 128, 0};
+    for (int i = 0; i < (quick ? 6 : 40); ++i) {
+      Case c{};
+      c.q_len = qls[i % 4], c.G = gs[(i / 2 + i) % 6], c.N = ns[(i * 5 + i / 6) % 6], c.D = ds[(i / 4 + i) % 3];
+      c.B = i % 3 == 0 ? 1 : 3, c.Hkv = 1 + i % 2;
+      c.q_type = (i / 3) % 4, c.kv_type = (i / 2 + i / 7) % 4, c.o_type = i % 2;
+      c.cache = Cache((i / 2 + i / 5) % 3), c.page = i % 4 == 1 ? 1 : 16;
+      c.append = (i / 4) % 2 == 1, c.remap = i % 7 == 3;
+      c.window = i % 5 == 2 ? 40 : 0, c.softcap = i % 6 == 5 ? 30.0f : 0.0f, c.per_head_scale = i % 4 == 3;
+      c.splits = c.N >= 100 ? splits[i % 8] : 0;
+      if (quick) c.N = std::min(c.N, 1000);
+      run_case(c);
+    }
+    Case wide{2, 3000, 32, 128, 1, Cache::kBHND, 0, false, true, COTILE_BF16, COTILE_BF16, COTILE_BF16};
+    wide.q_len = 8, wide.splits = 4;
+    run_case(wide);
+    Case waves{64, 1500, 4, 128, 8, Cache::kPaged, 16, false, false, COTILE_F16, COTILE_E4M3, COTILE_F16};
+    waves.q_len = 4, waves.splits = 12, waves.window = 500;  // 512 units x 12 splits: several waves
+    if (!quick) run_case(waves);
   }
   if (!quick) {
     // Pairs by the plan's choice: a paged fp8 cache of 128 MiB, head_dim 64, 16 KV heads (Qwen1.5-0.5B).

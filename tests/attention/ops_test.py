@@ -73,14 +73,27 @@ want8 = plan8.run(q, kp, vp, seqlen, page_table=table, k_scale=ks, v_scale=vs)
 got8 = torch.ops.cotile.decode(q, kp, vp, seqlen, h8, page_table=table, k_scale_h=ks, v_scale_h=vs)
 check("eager paged fp8 with per-head scales equals DecodePlan.run", torch.equal(got8, want8))
 
+# Several query tokens a sequence: the operator's O [B, q_len, Hq, D], eager and fake.
+plan_t = cotile_decode.DecodePlan(B, Hq, Hkv, D, N, q_dtype=torch.bfloat16, kv_dtype=torch.bfloat16,
+                                  o_dtype=torch.bfloat16, kv_layout="HND", q_len=4)
+ht = cotile_ops.register(plan_t)
+qt = torch.randn(B, 4, Hq, D, device=dev, dtype=torch.bfloat16)
+want_t = plan_t.run(qt, k, v, seqlen, kv_layout="HND", return_lse=True)
+got_t = [torch.ops.cotile.decode_lse(qt, k, v, seqlen, ht, "HND") for _ in range(2)]  # checked, then cached
+check("eager q_len 4 equals DecodePlan.run", all(torch.equal(g[0], want_t[0]) and torch.equal(g[1], want_t[1])
+                                                 for g in got_t), f"{tuple(got_t[1][0].shape)}")
+
 # Fake tensors: shape and dtype without a launch.
 from torch._subclasses.fake_tensor import FakeTensorMode  # noqa: E402
 
 with FakeTensorMode(allow_non_fake_inputs=False) as mode:
     fq, fk, fv, fs = (mode.from_tensor(t) for t in (q, k, v, seqlen))
     fo, fl = torch.ops.cotile.decode_lse(fq, fk, fv, fs, h, "HND")
+    fto, ftl = torch.ops.cotile.decode_lse(mode.from_tensor(qt), fk, fv, fs, ht, "HND")
 check("fake decode_lse: shapes and dtypes", tuple(fo.shape) == (B, Hq, D) and fo.dtype == torch.bfloat16
       and tuple(fl.shape) == (B, Hq) and fl.dtype == torch.float32, f"{fo.shape} {fo.dtype} {fl.shape} {fl.dtype}")
+check("fake decode_lse, q_len 4: shapes", tuple(fto.shape) == (B, 4, Hq, D) and tuple(ftl.shape) == (B, 4, Hq),
+      f"{fto.shape} {ftl.shape}")
 
 # opcheck: schema (no undeclared mutation), fake against real, and AOT dispatch.
 try:

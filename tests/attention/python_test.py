@@ -1,5 +1,6 @@
 """The Python module (python/cotile_decode.py) on PyTorch tensors: results against an fp32
-PyTorch reference (contiguous both layouts, paged, remap, append, fp8 with per-head scales, LSE),
+PyTorch reference (contiguous both layouts, paged, remap, append, fp8 with per-head scales, LSE,
+several query tokens a sequence),
 capture in a CUDA graph, and argument checks that raise naming the argument.
 
     python3 tests/attention/python_test.py [path/to/libcotile_attention.so]
@@ -66,6 +67,36 @@ for splits in (1, 6, 40):  # forced: no split, merged in a cluster, merged throu
     out_s, lse_s = plan_s.run(q, k, v, seqlen, return_lse=True)
     check(f"{splits} splits (cluster {plan_s.cluster})", rel(out_s, ref) < 4e-3 and torch.allclose(lse_s, ref_lse, atol=1e-2),
           f"rel {rel(out_s, ref):.2e}")
+
+# Several query tokens a sequence (q_len 3): q and O [B, 3, Hq, D], LSE [B, 3, Hq]; token j attends to
+# the rows up to its own, the cache's last 3 (sequence 1 holds 2 rows: its token 0 attends to none).
+T, lens_t = 3, [300, 2, 123]
+qt = torch.randn(B, T, Hq, D, device=dev, dtype=torch.float16)
+plan_t = cotile_decode.DecodePlan(B, Hq, Hkv, D, N, torch.float16, torch.float16, torch.float16, q_len=T)
+out_t, lse_t = plan_t.run(qt, k, v, torch.tensor(lens_t, dtype=torch.int32, device=dev), return_lse=True)
+check("q_len 3: shapes", tuple(out_t.shape) == (B, T, Hq, D) and tuple(lse_t.shape) == (B, T, Hq),
+      f"{tuple(out_t.shape)} {tuple(lse_t.shape)}")
+for j in range(T):
+    ends = [max(0, L - T + 1 + j) for L in lens_t]
+    ref_j, lse_j = reference(qt[:, j], [k[b, :ends[b]] for b in range(B)], [v[b, :ends[b]] for b in range(B)], ends,
+                             1 / math.sqrt(D), ones, ones)
+    check(f"q_len 3, token {j}: O and LSE", rel(out_t[:, j], ref_j) < 4e-3 and torch.allclose(lse_t[:, j], lse_j, atol=1e-2),
+          f"rel {rel(out_t[:, j], ref_j):.2e}")
+# The tokens appended by the kernel (k_new, v_new [B, 3, Hkv, D]) into a cache with room for them.
+kt = torch.randn(B, N + T, Hkv, D, device=dev, dtype=torch.float16)
+vt = torch.randn_like(kt)
+knt, vnt = torch.randn(B, T, Hkv, D, device=dev, dtype=torch.float16), torch.randn(B, T, Hkv, D, device=dev, dtype=torch.float16)
+plan_ta = cotile_decode.DecodePlan(B, Hq, Hkv, D, N + T, torch.float16, torch.float16, torch.float16, q_len=T)
+out_ta = plan_ta.run(qt, kt, vt, seqlen, k_new=knt, v_new=vnt)
+check("q_len 3: appended K/V in the cache", all(torch.equal(kt[b, lens[b]:lens[b] + T], knt[b])
+                                                and torch.equal(vt[b, lens[b]:lens[b] + T], vnt[b]) for b in range(B)))
+for j in range(T):
+    ends = [L + 1 + j for L in lens]
+    ref_j, _ = reference(qt[:, j], [kt[b, :ends[b]] for b in range(B)], [vt[b, :ends[b]] for b in range(B)], ends,
+                         1 / math.sqrt(D), ones, ones)
+    check(f"q_len 3 appended, token {j}", rel(out_ta[:, j], ref_j) < 4e-3, f"rel {rel(out_ta[:, j], ref_j):.2e}")
+raises("q_len 3: q of one token", lambda: plan_t.run(q, k, v, seqlen), "q:")
+raises("q_len in plan", lambda: cotile_decode.DecodePlan(1, 8, 2, 128, 10, q_len=9), "q_len = 9")
 
 # Paged bf16 with append: the new token lands in the cache and is attended.
 page = 16

@@ -32,19 +32,23 @@ __device__ inline float to_float(const void* base, int64_t i, int t) {
   }
 }
 
+// Rows of the reference: (b, token, hq), hq fastest; O [rows][D] and LSE [rows] as the kernel's
+// [B, q_len, Hq, D] and [B, q_len, Hq] when contiguous.
 struct Problem {
   cotile_decode_args_t a;
   int B, Hq, Hkv, D, q_type, kv_type;
   int max_len;  // most positions attended (seqlen + append)
+  int q_len = 1;
 };
 
 // Element index (in elements of the cache) of row n, element 0, of K (is_v = false) or V.
 __device__ inline int64_t row_index(const Problem& p, int b, int h, int n, bool is_v, const void** base) {
   const cotile_decode_args_t& a = p.a;
-  const bool appended = a.k_new && n == a.seqlen_kv[b];
-  if (appended) {
+  const int j = n - a.seqlen_kv[b];  // appended token j
+  if (a.k_new && j >= 0 && j < p.q_len) {
     *base = is_v ? a.v_new : a.k_new;
-    return is_v ? b * a.v_new_stride_b + h * a.v_new_stride_h : b * a.k_new_stride_b + h * a.k_new_stride_h;
+    return is_v ? b * a.v_new_stride_b + j * a.v_new_stride_t + h * a.v_new_stride_h
+                : b * a.k_new_stride_b + j * a.k_new_stride_t + h * a.k_new_stride_h;
   }
   *base = is_v ? a.v : a.k;
   int64_t page, row;
@@ -59,26 +63,38 @@ __device__ inline int64_t row_index(const Problem& p, int b, int h, int n, bool 
               : page * a.k_stride_b + row * a.k_stride_n + h * a.k_stride_h;
 }
 
-__device__ inline void attended(const Problem& p, int b, int* start, int* len) {
-  const int L = p.a.seqlen_kv[b] + (p.a.k_new ? 1 : 0);
-  *len = L;
-  *start = p.a.window > 0 && L > p.a.window ? L - p.a.window : 0;
+// Token t of sequence b attends to rows [start, len): causally, the rows up to its own (the last
+// q_len of the L rows are the tokens'), its last `window` of them with a window.
+__device__ inline void attended(const Problem& p, int b, int t, int* start, int* len) {
+  const int L = p.a.seqlen_kv[b] + (p.a.k_new ? p.q_len : 0);
+  const int end = L - p.q_len + 1 + t;
+  *len = end;
+  *start = p.a.window > 0 && end > p.a.window ? end - p.a.window : 0;
 }
+
+// Row r of the reference: sequence, token, query head.
+struct Row {
+  int b, t, hq;
+};
+__device__ inline Row row_of(const Problem& p, int r) { return {r / (p.q_len * p.Hq), r / p.Hq % p.q_len, r % p.Hq}; }
 
 // scores[bh][n] = softcap(scale * kscale * q . k), -inf outside the attended rows.
 __global__ void scores(Problem p, float* s) {
-  const int bh = blockIdx.y, b = bh / p.Hq, hq = bh % p.Hq, h = hq / (p.Hq / p.Hkv);
+  const int bh = blockIdx.y;
+  const Row r = row_of(p, bh);
+  const int b = r.b, hq = r.hq, h = hq / (p.Hq / p.Hkv);
   const int n = blockIdx.x * blockDim.x + threadIdx.x;
   if (n >= p.max_len) return;
   int start, len;
-  attended(p, b, &start, &len);
+  attended(p, b, r.t, &start, &len);
   float x = -INFINITY;
   if (n >= start && n < len) {
     const void* kb;
     const int64_t kr = row_index(p, b, h, n, false, &kb);
     float dot = 0.0f;
     for (int d = 0; d < p.D; ++d)
-      dot += to_float(p.a.q, b * p.a.q_stride_b + hq * p.a.q_stride_h + d, p.q_type) * to_float(kb, kr + d, p.kv_type);
+      dot += to_float(p.a.q, b * p.a.q_stride_b + r.t * p.a.q_stride_t + hq * p.a.q_stride_h + d, p.q_type) *
+             to_float(kb, kr + d, p.kv_type);
     const float ks = p.a.k_scale * (p.a.k_scale_per_head ? p.a.k_scale_per_head[h] : 1.0f);
     x = p.a.softmax_scale * ks * dot;
     if (p.a.softcap > 0.0f) x = p.a.softcap * tanhf(x / p.a.softcap);
@@ -115,7 +131,9 @@ __global__ void softmax_stats(Problem p, const float* s, float* mx, float* sum) 
 
 // acc[bh][d] += sum over a chunk of rows of exp(s - max) * vscale * v (thread = d).
 __global__ void weighted_values(Problem p, const float* s, const float* mx, float* acc, int chunk) {
-  const int bh = blockIdx.y, b = bh / p.Hq, hq = bh % p.Hq, h = hq / (p.Hq / p.Hkv);
+  const int bh = blockIdx.y;
+  const Row r = row_of(p, bh);
+  const int b = r.b, h = r.hq / (p.Hq / p.Hkv);
   const int d = threadIdx.x;
   if (mx[bh] == -INFINITY) return;
   const float vs = p.a.v_scale * (p.a.v_scale_per_head ? p.a.v_scale_per_head[h] : 1.0f);

@@ -1,0 +1,9 @@
+// Decode kernels for head_dim 64 and several query tokens a sequence, one per cache type (their
+// own translation unit: parallel builds stay balanced).
+#include "decode_kernel.cuh"
+#define COTILE_DECODE_KERNEL_DEFINITIONS
+#include "kernels.hpp"
+
+cotile::attention::detail::KernelInfo cotile::attention::detail::kernel_d64_tokens(int kv_type) {
+  return kernel_for_cache_type<64, false, true>(kv_type);
+}
