@@ -40,6 +40,9 @@ the plan's time (its row's a_us, b_us) over it (plan_vs_oracle_{a,b}; target <= 
 are told the cache's layout (paged: NHD, contiguous: HND), so they may pair KV heads (`p` in the
 table's split column); where a case can pair (fp8, D = 64, G <= 8, even Hkv) the oracle forces
 each count with one and with two heads a CTA, so that the plan's choice of pairs is judged too.
+Several query tokens (--q-len T, issue 28): q and out [B, T, Hq, D], the tokens the cache's last T
+rows, cotile and the read only (no PyTorch kernel here takes the tokens' causal offset); the CSV's
+q_len column says which, and qlen_targets.py judges a run against a one-token run.
 Host cost: DecodePlan.run's host time and torch.ops.cotile.decode's (python/cotile_ops.py;
 time.perf_counter over batches of 50 calls with the GPU otherwise idle, synchronized between
 batches), contiguous and paged, B = 1 (target <= 10 us).
@@ -72,7 +75,7 @@ Q_LEN = 1  # query tokens a sequence (--q-len): q and out [B, Q_LEN, Hq, D] when
 FIELDS = ["label", "models", "Hq", "Hkv", "D", "G", "B", "N", "kv", "layout", "page_size", "kv_MiB", "kv16_MiB", "kernel",
           "status", "a_us", "a_worst_us", "b_us", "c_us", "pct_read_a", "pct_read_b", "pct_read_c", "graphed",
           "calls_per_graph", "copies", "splits", "cluster", "kv_heads_per_cta", "grid", "rel_err", "oracle_a_splits", "oracle_a_us",
-          "plan_vs_oracle_a", "oracle_b_splits", "oracle_b_us", "plan_vs_oracle_b", "oracle", "probe_TBps"]
+          "plan_vs_oracle_a", "oracle_b_splits", "oracle_b_us", "plan_vs_oracle_b", "oracle", "probe_TBps", "q_len"]
 SDPA = (("cudnn", "CUDNN_ATTENTION"), ("flash", "FLASH_ATTENTION"), ("efficient", "EFFICIENT_ATTENTION"), ("math", "MATH"))
 MAX_REL_ERR = 2e-2
 
@@ -242,7 +245,7 @@ def run_case(case, args, tm, flex, probe, log):
     copies = M.copies_for(case.kv_bytes)
     base = dict(label=case.label, models=";".join(case.models), Hq=case.Hq, Hkv=case.Hkv, D=case.D, G=case.G, B=case.B,
                 N=case.N, kv=case.kv, layout=case.layout, page_size=case.page_size, kv_MiB=case.kv_bytes / M.MiB,
-                kv16_MiB=case.kv16_bytes / M.MiB, copies=copies, probe_TBps=round(probe / 1e12, 4))
+                kv16_MiB=case.kv16_bytes / M.MiB, copies=copies, probe_TBps=round(probe / 1e12, 4), q_len=Q_LEN)
     rows = {k: dict(base, kernel=k, status="ok") for k in M.kernels_for(case, not args.no_torch, args.flex)}
     read = read_times(tm, case.kv_bytes, copies)
     rows["read"].update(read)

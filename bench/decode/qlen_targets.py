@@ -1,0 +1,89 @@
+"""bench/decode/qlen_targets.py: issue 28's speed target for several query tokens a sequence, judged
+from two runs of the model sweep: on every case of 64 MiB or more, cotile with q_len tokens costs at
+most 1.15x its time with one token (the bytes read are the same), under (a), (b) and (c).
+
+    python3 bench/decode/sweep.py --no-torch --no-oracle --q-len 1 --out DIR/q1
+    python3 bench/decode/sweep.py --no-torch --no-oracle --q-len 4 --out DIR/q4
+    python3 bench/decode/qlen_targets.py DIR/q1/sweep.csv DIR/q4/sweep.csv
+
+Prints, per mode: the cases compared, how many are within the bound, the geomean cost and the
+worst cases (named); exit 1 when a CSV is not what it should be (no cotile rows, or its q_len).
+"""
+import csv
+import math
+import sys
+
+import sweep_targets as T
+
+MAX_COST = 1.15
+MIN_MIB = 64.0
+MODES = "abc"
+
+
+def cotile_rows(rows, q_len):
+    """{case key: row} of the ok cotile rows of a sweep run with q_len tokens (ValueError otherwise)."""
+    out = {}
+    for r in rows:
+        if r.get("kernel") != "cotile":
+            continue
+        got = int(float(r.get("q_len") or 1))
+        if got != q_len:
+            raise ValueError(f"{T.case_name(r)}: q_len {got}, expected {q_len}")
+        if T.ok(r):
+            out[T.case_key(r)] = r
+    if not out:
+        raise ValueError("no cotile rows")
+    return out
+
+
+def costs(one, many, mode):
+    """[(cost, row)]: the many-token time over the one-token time of each case >= MIN_MIB in both."""
+    out = []
+    for key, r in many.items():
+        base = one.get(key)
+        if base is None or (T.num(r, "kv_MiB") or 0.0) < MIN_MIB:
+            continue
+        c = T.ratio(T.num(r, f"{mode}_us"), T.num(base, f"{mode}_us"))
+        if c is not None:
+            out.append((c, r))
+    return out
+
+
+def report(one_rows, many_rows):
+    """The verdict lines for a one-token and a many-token run."""
+    many_q = int(float(next(r for r in many_rows if r.get("kernel") == "cotile").get("q_len") or 1))
+    one, many = cotile_rows(one_rows, 1), cotile_rows(many_rows, many_q)
+    lines = [f"q_len {many_q} against 1 on the cases of >= {MIN_MIB:.0f} MiB (target <= {MAX_COST:.2f}x; "
+             "(a) isolated, (b) in sequence, (c) back to back):"]
+    for mode in MODES:
+        cs = sorted(costs(one, many, mode), key=lambda x: -x[0])
+        if not cs:
+            lines.append(f"  not judged ({mode}): no case of >= {MIN_MIB:.0f} MiB in both runs")
+            continue
+        within = sum(c <= MAX_COST for c, _ in cs)
+        geo = math.exp(sum(math.log(c) for c, _ in cs) / len(cs))
+        verdict = "met" if within == len(cs) else "NOT met"
+        worst = "; ".join(f"{T.case_name(r)} {c:.2f}x" for c, r in cs[:T.MAX_NAMED] if c > MAX_COST)
+        lines.append(f"  {verdict:<10} ({mode}) {within} of {len(cs)} within, geomean {geo:.3f}x"
+                     + (f"; worst: {worst}" if worst else ""))
+    return lines
+
+
+def main(argv):
+    if len(argv) != 3:
+        print("usage: python3 bench/decode/qlen_targets.py Q1_SWEEP.csv QN_SWEEP.csv", file=sys.stderr)
+        return 2
+    runs = []
+    for path in argv[1:]:
+        with open(path, newline="") as f:
+            runs.append(list(csv.DictReader(f)))
+    try:
+        print("\n".join(report(*runs)))
+    except (ValueError, StopIteration) as e:
+        print(f"qlen_targets: {e or 'no cotile rows'}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,82 @@
+"""bench/decode/qlen_targets.py judges issue 28's speed target for several query tokens (a case of
+>= 64 MiB costs at most 1.15x with q_len tokens what it costs with one) from two sweep CSVs: the
+verdicts word for word on synthetic rows, small cases left out, and runs that are not what they
+should be refused. No GPU, no PyTorch.
+
+    python3 tests/attention/qlen_targets_test.py
+"""
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BENCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "decode")
+sys.path.insert(0, BENCH)
+import qlen_targets as Q  # noqa: E402
+
+
+def row(q_len, us, shape=(32, 8, 128, 16, 2048), kv="bf16", kernel="cotile", label="Llama-3-8B", status="ok"):
+    """A sweep row of a case, its three modes' times `us` (a, b, c)."""
+    Hq, Hkv, D, B, N = shape
+    mib = 2 * B * N * Hkv * D * (2 if kv == "bf16" else 1) / 2**20
+    return dict(label=label, Hq=Hq, Hkv=Hkv, D=D, B=B, N=N, kv=kv, layout="HND", kernel=kernel, status=status,
+                kv_MiB=mib, a_us=us[0], b_us=us[1], c_us=us[2], q_len=q_len)
+
+
+BIG = (32, 8, 128, 16, 2048)     # 128 MiB
+OTHER = (16, 1, 128, 128, 8192)  # 512 MiB
+SMALL = (32, 8, 128, 1, 1024)    # 4 MiB: not judged
+
+
+class QlenTargets(unittest.TestCase):
+    def test_met_and_not_met_named(self):
+        one = [row(1, (10.0, 10.0, 10.0)), row(1, (40.0, 40.0, 40.0), OTHER, label="Llama-3.1-405B TP8"),
+               row(1, (2.0, 2.0, 2.0), SMALL), row(1, (9.0, 9.0, 9.0), kernel="read")]
+        many = [row(4, (11.0, 11.5, 12.0)), row(4, (44.0, 80.0, 46.0), OTHER, label="Llama-3.1-405B TP8"),
+                row(4, (9.0, 9.0, 9.0), SMALL), row(4, (9.0, 9.0, 9.0), kernel="read")]
+        self.assertEqual(Q.report(one, many), [
+            "q_len 4 against 1 on the cases of >= 64 MiB (target <= 1.15x; (a) isolated, (b) in sequence, "
+            "(c) back to back):",
+            "  met        (a) 2 of 2 within, geomean 1.100x",
+            "  NOT met    (b) 1 of 2 within, geomean 1.517x; worst: Llama-3.1-405B TP8 (16,1,128) B=128 N=8192 "
+            "bf16 HND 2.00x",
+            "  NOT met    (c) 1 of 2 within, geomean 1.175x; worst: Llama-3-8B (32,8,128) B=16 N=2048 bf16 HND 1.20x",
+        ])
+
+    def test_no_big_case_is_not_judged(self):
+        lines = Q.report([row(1, (2.0, 2.0, 2.0), SMALL)], [row(2, (2.0, 2.0, 2.0), SMALL)])
+        self.assertEqual(lines[1], "  not judged (a): no case of >= 64 MiB in both runs")
+
+    def test_failed_case_is_left_out_of_the_one_token_run(self):
+        one = [row(1, (10.0, 10.0, 10.0), status="n/a: out of memory"), row(1, (40.0, 40.0, 40.0), OTHER)]
+        many = [row(2, (10.0, 10.0, 10.0)), row(2, (40.0, 40.0, 40.0), OTHER)]
+        self.assertEqual(Q.report(one, many)[1], "  met        (a) 1 of 1 within, geomean 1.000x")
+
+    def test_wrong_q_len_is_refused(self):
+        with self.assertRaisesRegex(ValueError, r"Llama-3-8B \(32,8,128\) B=16 N=2048 bf16 HND: q_len 4, expected 1"):
+            Q.report([row(4, (10.0, 10.0, 10.0))], [row(4, (10.0, 10.0, 10.0))])
+
+    def test_command_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            paths = []
+            for q, us in ((1, (10.0, 10.0, 10.0)), (2, (10.5, 10.5, 10.5))):
+                paths.append(os.path.join(d, f"q{q}.csv"))
+                with open(paths[-1], "w", newline="") as f:
+                    w = csv.DictWriter(f, fieldnames=list(row(q, us)))
+                    w.writeheader()
+                    w.writerow(row(q, us))
+            out = subprocess.run([sys.executable, os.path.join(BENCH, "qlen_targets.py"), *paths], capture_output=True,
+                                 text=True)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertIn("  met        (b) 1 of 1 within, geomean 1.050x", out.stdout)
+            bad = subprocess.run([sys.executable, os.path.join(BENCH, "qlen_targets.py"), paths[1], paths[1]],
+                                 capture_output=True, text=True)
+            self.assertEqual(bad.returncode, 1)
+            self.assertEqual(bad.stderr.strip(), "qlen_targets: Llama-3-8B (32,8,128) B=16 N=2048 bf16 HND: q_len 2, "
+                             "expected 1")
+
+
+if __name__ == "__main__":
+    unittest.main()
