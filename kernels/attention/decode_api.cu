@@ -107,13 +107,8 @@ DriverLaunchFn driver_launch() {
 // several tokens); null when not found.
 CUfunction driver_function(const LaunchHeads& l, int32_t kv, const void* fn) {
   static std::atomic<CUfunction> cache[7 * 4];
-  const int slot = ((l.per_cta == 2      ? 3
-                     : l.head_dim == 64  ? 0
-                     : l.head_dim == 128 ? 1
-                                         : 2) +
-                    (l.tokens ? 4 : 0)) *
-                       4 +
-                   kv;
+  const int heads = l.per_cta == 2 ? 3 : l.head_dim == 64 ? 0 : l.head_dim == 128 ? 1 : 2;  // pairs: one token
+  const int slot = (heads + (l.tokens ? 4 : 0)) * 4 + kv;
   CUfunction f = cache[slot].load(std::memory_order_acquire);
   if (f) return f;
   cudaFunction_t g = nullptr;

@@ -132,7 +132,7 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens>::write_output(int row
 #pragma unroll
     for (int e = 0; e < 4; ++e) w[e] = pack2<false>(acc[2 * e] * scale, acc[2 * e + 1] * scale);
   }
-  *reinterpret_cast<uint4*>(p.o + b * p.o_sb + (Tokens ? h * p.group * p.o_sh + o_row(m) : head * p.o_sh) + d0 * 2) =
+  *reinterpret_cast<uint4*>(p.o + b * p.o_sb + head * p.o_sh + token * p.o_st + d0 * 2) =
       make_uint4(w[0], w[1], w[2], w[3]);
   if (p.lse && d0 == 0)
     p.lse[(int64_t(b) * (Tokens ? p.q_len : 1) + token) * p.heads_kv * p.group + head] = lse2 * kLn2;

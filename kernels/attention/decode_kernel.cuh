@@ -333,20 +333,16 @@ struct DecodeCta {
     __syncthreads();
   }
 
-  // The unit's query rows: row R is head G h + R % G of token R / G, at byte offset
-  // (G, q_len) : (head stride, token stride) of R from the unit's row 0 in Q (q_row) and O (o_row).
-  // The layout evaluated by a reciprocal, not an integer division (a layout of dynamic shape
-  // divides at every use: 4 KiB more code in Q's load alone): t = (R + 1/2) / G rounded down is
-  // exact, as R + 1/2 lies at least 1/64 from a multiple of G (R < 256, G <= 32).
+  // The unit's query rows: G x q_len (G with one token), row R head G h + R % G of token R / G, at
+  // byte offset (G, q_len) : (head stride, token stride) of R from the unit's row 0 (q_row in Q;
+  // write_output's in O). The layout evaluated by a reciprocal, not an integer division (a layout
+  // of dynamic shape divides at every use: 4 KiB more code in Q's load alone): t = (R + 1/2) / G
+  // rounded down is exact, as R + 1/2 lies at least 1/64 from a multiple of G (R < 256, G <= 32).
   float inv_group;  // 1 / G (approximate: the 1/2 above absorbs its error)
   __device__ int token_of_row(int R) const { return int((float(R) + 0.5f) * inv_group); }
   __device__ int64_t q_row(int R) const {
     const int t = token_of_row(R);
     return (R - t * p.group) * p.q_sh + t * p.q_st;
-  }
-  __device__ int64_t o_row(int R) const {
-    const int t = token_of_row(R);
-    return (R - t * p.group) * p.o_sh + t * p.o_st;
   }
 
   // 1. Q: one cp.async group, issued first (it depends on nothing the kernel reads).

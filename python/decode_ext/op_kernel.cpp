@@ -137,8 +137,8 @@ std::tuple<at::Tensor, at::Tensor> call(bool pair, const at::Tensor& q, const at
   }
   Key key;
   Launch hit;
-  if (!cache || !op_key(pair, q, k, v, seqlen, r, key) || !find(*cache, key, hit) || !hit.alloc_out ||
-      (pair && !hit.alloc_lse))
+  // (The key's out and lse are None: a cached launch allocates both as the operator returns them.)
+  if (!cache || !op_key(pair, q, k, v, seqlen, r, key) || !find(*cache, key, hit))
     return python_path(pair, q, k, v, seqlen, plan, r);
   at::Tensor out, lse;
   const std::string failed = launch(*cache, hit, out, lse);
