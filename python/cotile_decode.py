@@ -36,13 +36,13 @@ c_i32, c_i64, c_u64, c_f32, c_p = ctypes.c_int32, ctypes.c_int64, ctypes.c_uint6
 class _Shape(ctypes.Structure):
     _fields_ = [("batch", c_i64), ("heads_q", c_i64), ("heads_kv", c_i64), ("head_dim", c_i64), ("max_kv_len", c_i64),
                 ("q_type", c_i32), ("kv_type", c_i32), ("o_type", c_i32), ("device", c_i32), ("splits", c_i32),
-                ("kv_heads_per_cta", c_i32), ("kv_layout", c_i32), ("q_len", c_i32)]
+                ("kv_heads_per_cta", c_i32), ("kv_layout", c_i32), ("q_len", c_i32), ("m_tiles_per_cta", c_i32)]
 
 
 class _Plan(ctypes.Structure):
     _fields_ = [("shape", _Shape), ("group", c_i32), ("m_tiles", c_i32), ("splits", c_i32), ("grid", c_i32),
                 ("ctas_per_sm", c_i32), ("sms", c_i32), ("cluster", c_i32), ("stagger_cycles", c_i32), ("smem_bytes", c_i32),
-                ("kv_heads_per_cta", c_i32),
+                ("kv_heads_per_cta", c_i32), ("m_tiles_per_cta", c_i32),
                 ("workspace_bytes", c_u64)]
 
 
@@ -145,7 +145,8 @@ class DecodePlan:
     """A plan for one batch shape: the split-KV count, the grid and a zeroed workspace."""
 
     def __init__(self, batch, heads_q, heads_kv, head_dim, max_kv_len, q_dtype=torch.float16, kv_dtype=torch.float16,
-                 o_dtype=torch.float16, device=None, splits=0, kv_layout=None, kv_heads_per_cta=0, q_len=1):
+                 o_dtype=torch.float16, device=None, splits=0, kv_layout=None, kv_heads_per_cta=0, q_len=1,
+                 m_tiles_per_cta=0):
         self.device = torch.device(device) if device is not None else torch.device("cuda", torch.cuda.current_device())
         if self.device.type != "cuda":
             raise ValueError(f"device: {self.device} is not a CUDA device")
@@ -159,13 +160,14 @@ class DecodePlan:
             raise ValueError(f"kv_layout: {kv_layout!r}, expected None (any), 'NHD' (paged caches too) or 'HND'")
         shape = _Shape(batch, heads_q, heads_kv, head_dim, max_kv_len, _dtype_code("q_dtype", q_dtype),
                        _dtype_code("kv_dtype", kv_dtype), _DTYPES[o_dtype], self.device.index, splits,
-                       kv_heads_per_cta, layouts[kv_layout], q_len)
+                       kv_heads_per_cta, layouts[kv_layout], q_len, m_tiles_per_cta)
         self._plan = _Plan()
         _check(_library().cotile_decode_plan(ctypes.byref(shape), ctypes.byref(self._plan)), "cotile_decode_plan")
         self.batch, self.heads_q, self.heads_kv, self.head_dim = batch, heads_q, heads_kv, head_dim
         self.q_len = self._plan.shape.q_len  # query tokens a sequence: q, out [B, q_len, Hq, D] when > 1
         self.splits, self.grid, self.cluster = self._plan.splits, self._plan.grid, self._plan.cluster
         self.kv_heads_per_cta = self._plan.kv_heads_per_cta  # 2: pairs of KV heads a CTA
+        self.m_tiles_per_cta = self._plan.m_tiles_per_cta  # 2: 32 query rows a CTA (several tokens)
         self.ctas_per_sm, self.sms, self.stagger_cycles = self._plan.ctas_per_sm, self._plan.sms, self._plan.stagger_cycles
         self.smem_bytes = self._plan.smem_bytes  # > the kernel's need: a solo launch (one CTA an SM, plan.hpp)
         self.workspace = torch.zeros(max(1, self._plan.workspace_bytes) + 256, dtype=torch.uint8, device=self.device)

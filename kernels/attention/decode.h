@@ -42,16 +42,19 @@ typedef struct {
   int32_t splits;                             /* 0: the plan chooses the KV splits; else use this many (1..128) */
   int32_t kv_heads_per_cta;                   /* 0: the plan chooses (plan.kv_heads_per_cta); else 1, or 2 where
                                                  pairs are possible (fp8 cache, head_dim 64, G <= 8, even heads_kv) */
-  int32_t kv_layout; /* cotile_kv_layout the runs will pass (checked by cotile_decode_run); NHD lets the plan pair
+  int32_t kv_layout;       /* cotile_kv_layout the runs will pass (checked by cotile_decode_run); NHD lets the plan pair
                         KV heads where that reads longer rows (plan.hpp, pair_heads); ANY: never paired by choice */
-  int32_t q_len;     /* query tokens a sequence, 1 to 8 (0: 1); the G x q_len query rows of a KV head share
+  int32_t q_len;           /* query tokens a sequence, 1 to 8 (0: 1); the G x q_len query rows of a KV head share
                         each K/V tile (G x q_len <= 256) */
+  int32_t m_tiles_per_cta; /* 0: the plan's choice; 1 or 2 forces the m-tiles (16 query rows each) a CTA computes
+                              against each K/V tile it streams; 2 needs q_len > 1, head_dim 64 or 128 and a 16-bit
+                              cache (plan.hpp, two_m_tiles) */
 } cotile_decode_shape_t;
 
 typedef struct {
   cotile_decode_shape_t shape;
   int32_t group;            /* G = heads_q / heads_kv */
-  int32_t m_tiles;          /* ceil(G x q_len / 16): CTAs per (batch, kv head, split) */
+  int32_t m_tiles;          /* ceil(G x q_len / 16): 16-row tiles of a KV head's query rows */
   int32_t splits;           /* KV splits per sequence (flash-decoding) */
   int32_t grid;             /* CTAs per launch */
   int32_t ctas_per_sm;      /* occupancy of the chosen kernel */
@@ -68,6 +71,8 @@ typedef struct {
                                 kernel start early (plan.hpp, solo_launch); never less than the kernel needs */
   int32_t kv_heads_per_cta; /* 1, or 2: two KV heads of head_dim 64 share each CTA, read as one row of 128 elements
                                 (fp8 caches: 128-byte rows instead of 64; plan.hpp, pair_heads) */
+  int32_t m_tiles_per_cta;  /* 1, or 2: a CTA computes two m-tiles (32 query rows) against each K/V tile, so that
+                                ceil(m_tiles / 2) CTAs stream a (batch, KV head, split)'s rows (plan.hpp, two_m_tiles) */
   uint64_t workspace_bytes; /* device memory run needs; zero it once before the first run */
 } cotile_decode_plan_t;
 

@@ -60,14 +60,20 @@ int64_t q_len_of(const cotile_decode_shape_t& s) { return s.q_len == 0 ? 1 : s.q
 // The heads as the kernel sees them: kv_heads_per_cta = 2 launches the head_dim-128 kernel on
 // heads_kv / 2 pairs of 2G query rows (plan.hpp, pair_heads; Params::pair_rows). A KV head's
 // query rows are its G heads of each of the q_len tokens (rows = G x q_len, in m-tiles of 16).
+// m_blocks = 2: two m-tiles a CTA (32 rows) where there are two or more (plan.hpp, two_m_tiles;
+// head_dim 64 and 128 with a 16-bit cache: kernel_for finds no other).
 struct LaunchHeads {
   int64_t per_cta, heads_kv, group, head_dim, rows, m_tiles;
-  bool tokens;  // q_len > 1: the Tokens kernels (decode_kernel.cuh)
-  static LaunchHeads of(const cotile_decode_shape_t& s, int64_t per_cta) {
+  bool tokens;         // q_len > 1: the Tokens kernels (decode_kernel.cuh)
+  int m_blocks = 1;    // m-tiles a CTA (DecodeCta's MB)
+  int64_t m_ctas = 1;  // CTAs a (sequence, KV head, split): ceil(m_tiles / m_blocks)
+  static LaunchHeads of(const cotile_decode_shape_t& s, int64_t per_cta, int m_blocks) {
     const int64_t g = s.heads_q / s.heads_kv;
     LaunchHeads l{per_cta, s.heads_kv / per_cta, g * per_cta, s.head_dim * per_cta, 0, 0, q_len_of(s) > 1};
     l.rows = l.group * q_len_of(s);
     l.m_tiles = (l.rows + kRows - 1) / kRows;
+    l.m_blocks = m_blocks == 2 && l.m_tiles > 1 ? 2 : 1;
+    l.m_ctas = (l.m_tiles + l.m_blocks - 1) / l.m_blocks;
     return l;
   }
 };
@@ -76,8 +82,8 @@ struct LaunchHeads {
 KernelInfo kernel_for(const LaunchHeads& l, int32_t kv) {
   if (l.per_cta == 2) return l.head_dim == 128 && !l.tokens ? kernel_pairs(kv) : KernelInfo{};
   switch (l.head_dim) {
-    case 64: return l.tokens ? kernel_d64_tokens(kv) : kernel_d64(kv);
-    case 128: return l.tokens ? kernel_d128_tokens(kv) : kernel_d128(kv);
+    case 64: return l.tokens ? kernel_d64_tokens(kv, l.m_blocks) : kernel_d64(kv);
+    case 128: return l.tokens ? kernel_d128_tokens(kv, l.m_blocks) : kernel_d128(kv);
     case 256: return l.tokens ? kernel_d256_tokens(kv) : kernel_d256(kv);
     default: return {};
   }
@@ -103,12 +109,13 @@ DriverLaunchFn driver_launch() {
   }();
   return fn;
 }
-// The CUfunction of a kernel (one cache slot per head_dim, cache type, heads a CTA and one or
-// several tokens); null when not found.
+// The CUfunction of a kernel (one cache slot per head_dim, cache type, heads a CTA, one or
+// several tokens and m-tiles a CTA); null when not found.
 CUfunction driver_function(const LaunchHeads& l, int32_t kv, const void* fn) {
-  static std::atomic<CUfunction> cache[7 * 4];
+  static std::atomic<CUfunction> cache[9 * 4];
   const int heads = l.per_cta == 2 ? 3 : l.head_dim == 64 ? 0 : l.head_dim == 128 ? 1 : 2;  // pairs: one token
-  const int slot = (heads + (l.tokens ? 4 : 0)) * 4 + kv;
+  const int kind = heads + (!l.tokens ? 0 : l.m_blocks == 1 ? 4 : 7);  // two m-tiles: head_dim 64, 128
+  const int slot = kind * 4 + kv;
   CUfunction f = cache[slot].load(std::memory_order_acquire);
   if (f) return f;
   cudaFunction_t g = nullptr;
@@ -227,6 +234,14 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
                 "cotile_decode_plan: kv_heads_per_cta = 2 with head_dim = %lld, kv_type = %s, G = %lld, heads_kv = "
                 "%lld; pairs need an fp8 cache, head_dim 64, G <= 8 and an even heads_kv",
                 (long long)s.head_dim, dtype_name(s.kv_type), (long long)group, (long long)s.heads_kv);
+  if (s.m_tiles_per_cta < 0 || s.m_tiles_per_cta > 2)
+    return fail(COTILE_ERROR_INVALID_ARGUMENT,
+                "cotile_decode_plan: m_tiles_per_cta = %d must be 0 (chosen by the plan), 1 or 2", s.m_tiles_per_cta);
+  if (s.m_tiles_per_cta == 2 && !can_two_m_tiles(q_len_of(s), s.head_dim, dtype_bytes(s.kv_type)))
+    return fail(COTILE_ERROR_UNSUPPORTED,
+                "cotile_decode_plan: m_tiles_per_cta = 2 with q_len = %d, head_dim = %lld, kv_type = %s; two m-tiles "
+                "a CTA need several query tokens, head_dim 64 or 128 and a 16-bit cache",
+                s.q_len, (long long)s.head_dim, dtype_name(s.kv_type));
   if (s.kv_heads_per_cta == 2 && q_len_of(s) > 1)
     return fail(COTILE_ERROR_UNSUPPORTED,
                 "cotile_decode_plan: kv_heads_per_cta = 2 with q_len = %d; pairs take one query token a sequence",
@@ -246,47 +261,69 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
               pair_heads(s.batch, s.heads_kv, group, s.head_dim, dtype_bytes(s.kv_type), s.max_kv_len, sms)
           ? 2
           : 1;
-  const LaunchHeads lh = LaunchHeads::of(s, per_cta);
-  const KernelInfo k = kernel_for(lh, s.kv_type);
-  // The kernel's limit covers a solo launch of any plan (plan.hpp, solo_launch), so that planning
-  // another shape never takes away what an earlier plan launches with.
-  int sm_smem = 0;
-  COTILE_CUDA_TRY(cudaDeviceGetAttribute(&sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, s.device),
-                  "cotile_decode_plan");
-  int solo_bytes = int(solo_smem(k.smem, sm_smem));
-  if (cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, solo_bytes) != cudaSuccess) {
-    cudaGetLastError();  // a size this device refuses: no solo launches
-    solo_bytes = k.smem;
-    COTILE_CUDA_TRY(cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, k.smem),
-                    "cotile_decode_plan: shared memory");
-  }
-  int per_sm = 0;
-  COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.fn, kThreads, k.smem),
-                  "cotile_decode_plan: occupancy");
-  if (per_sm < 1)
-    return fail(COTILE_ERROR_UNSUPPORTED,
-                "cotile_decode_plan: the kernel does not fit on this device (%d bytes of shared memory)", k.smem);
-  const int64_t m_tiles = lh.m_tiles;
-  const int64_t units = s.batch * lh.heads_kv * m_tiles;
-  // A solo launch (plan.hpp, solo_launch) needs the reservation to leave one CTA an SM; the plan
-  // models the clusters resident at the shared memory each launch asks for.
-  int alone = 0;
-  if (solo_bytes > k.smem)
-    COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&alone, k.fn, kThreads, solo_bytes),
+  // The launch of m_blocks m-tiles a CTA: its kernel, the machine as it runs it, the split choice.
+  const auto launch_for = [&](int m_blocks, LaunchHeads& lh, KernelInfo& k, Machine& machine, SplitChoice& choice,
+                              int& solo_bytes, int& per_sm) -> cotile_status {
+    lh = LaunchHeads::of(s, per_cta, m_blocks);
+    k = kernel_for(lh, s.kv_type);
+    // The kernel's limit covers a solo launch of any plan (plan.hpp, solo_launch), so that planning
+    // another shape never takes away what an earlier plan launches with.
+    int sm_smem = 0;
+    COTILE_CUDA_TRY(cudaDeviceGetAttribute(&sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, s.device),
+                    "cotile_decode_plan");
+    solo_bytes = int(solo_smem(k.smem, sm_smem));
+    if (cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, solo_bytes) != cudaSuccess) {
+      cudaGetLastError();  // a size this device refuses: no solo launches
+      solo_bytes = k.smem;
+      COTILE_CUDA_TRY(cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, k.smem),
+                      "cotile_decode_plan: shared memory");
+    }
+    per_sm = 0;
+    COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.fn, kThreads, k.smem),
                     "cotile_decode_plan: occupancy");
-  Machine machine{sms, per_sm, cluster_slots(k, sms, k.smem)};
-  if (alone == 1 && dtype_bytes(s.kv_type) == 1) {
-    machine.solo = true;
-    machine.solo_clusters = cluster_slots(k, sms, solo_bytes);
-  }
-  const Work work = Work::of(units, s.max_kv_len, lh.head_dim, dtype_bytes(s.kv_type), lh.rows);
-  const SplitChoice choice = s.splits > 0 ? choose_merge(machine, work, s.splits) : choose_splits(machine, work);
+    if (per_sm < 1)
+      return fail(COTILE_ERROR_UNSUPPORTED,
+                  "cotile_decode_plan: the kernel does not fit on this device (%d bytes of shared memory)", k.smem);
+    const int64_t cta_units = s.batch * lh.heads_kv * lh.m_ctas;  // CTAs a split
+    // A solo launch (plan.hpp, solo_launch) needs the reservation to leave one CTA an SM; the plan
+    // models the clusters resident at the shared memory each launch asks for.
+    int alone = 0;
+    if (solo_bytes > k.smem)
+      COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&alone, k.fn, kThreads, solo_bytes),
+                      "cotile_decode_plan: occupancy");
+    machine = Machine{sms, per_sm, cluster_slots(k, sms, k.smem)};
+    if (alone == 1 && dtype_bytes(s.kv_type) == 1) {
+      machine.solo = true;
+      machine.solo_clusters = cluster_slots(k, sms, solo_bytes);
+    }
+    const Work work = Work::of(cta_units, s.max_kv_len, lh.head_dim, dtype_bytes(s.kv_type), lh.rows, lh.m_blocks);
+    choice = s.splits > 0 ? choose_merge(machine, work, s.splits) : choose_splits(machine, work);
+    return ok();
+  };
+  // Two m-tiles a CTA when forced, or by the rule (plan.hpp, two_m_tiles) at the splits the plan
+  // chooses for them; else one.
+  LaunchHeads lh;
+  KernelInfo k;
+  Machine machine;
+  SplitChoice choice;
+  int solo_bytes = 0, per_sm = 0;
+  const bool can_two = per_cta == 1 && can_two_m_tiles(q_len_of(s), s.head_dim, dtype_bytes(s.kv_type)) &&
+                       LaunchHeads::of(s, 1, 1).m_tiles > 1;
+  cotile_status st = launch_for(s.m_tiles_per_cta == 2 || (s.m_tiles_per_cta == 0 && can_two) ? 2 : 1, lh, k, machine,
+                                choice, solo_bytes, per_sm);
+  if (st != COTILE_OK) return st;
+  if (s.m_tiles_per_cta == 0 && lh.m_blocks == 2 && !two_m_tiles(s.max_kv_len, choice.splits) &&
+      (st = launch_for(1, lh, k, machine, choice, solo_bytes, per_sm)) != COTILE_OK)
+    return st;
+  const int64_t m_tiles = lh.m_tiles;
+  const int64_t units = s.batch * lh.heads_kv * m_tiles;        // the workspace's: one a 16-row m-tile
+  const int64_t cta_units = s.batch * lh.heads_kv * lh.m_ctas;  // CTAs a split
   const int splits = choice.splits;
-  const int64_t grid = units * splits;
+  const int64_t grid = cta_units * splits;
   if (s.batch > INT_MAX / s.heads_kv || grid > INT_MAX)
     return fail(COTILE_ERROR_UNSUPPORTED,
-                "cotile_decode_plan: %lld CTAs (batch %lld x heads_kv %lld x m-tiles %lld x splits %d) exceed 2^31 - 1",
-                (long long)grid, (long long)s.batch, (long long)lh.heads_kv, (long long)m_tiles, splits);
+                "cotile_decode_plan: %lld CTAs (batch %lld x heads_kv %lld x %lld a head x splits %d) exceed 2^31 - 1",
+                (long long)grid, (long long)s.batch, (long long)lh.heads_kv, (long long)lh.m_ctas, splits);
   *plan = {};
   plan->shape = s;
   plan->shape.q_len = int32_t(q_len_of(s));
@@ -302,6 +339,7 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   plan->stagger_cycles = int32_t(stagger_cycles(grid, sms, per_sm, clock_khz));
   plan->smem_bytes = choice.solo ? solo_bytes : k.smem;
   plan->kv_heads_per_cta = per_cta;
+  plan->m_tiles_per_cta = lh.m_blocks;
   plan->workspace_bytes = workspace_layout(units, splits, lh.head_dim, plan->cluster).total;
   return ok();
 }
@@ -309,7 +347,8 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
 extern "C" int32_t cotile_decode_resident_clusters(const cotile_decode_plan_t* plan, int32_t size) {
   if (!plan || size < 1 || (plan->kv_heads_per_cta != 1 && plan->kv_heads_per_cta != 2) || plan->shape.heads_kv < 1)
     return 0;
-  const KernelInfo k = kernel_for(LaunchHeads::of(plan->shape, plan->kv_heads_per_cta), plan->shape.kv_type);
+  const KernelInfo k =
+      kernel_for(LaunchHeads::of(plan->shape, plan->kv_heads_per_cta, plan->m_tiles_per_cta), plan->shape.kv_type);
   int caller_device = 0;
   if (!k.fn || cudaGetDevice(&caller_device) != cudaSuccess) return 0;
   const RestoreDevice restore{caller_device};
@@ -351,11 +390,12 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
       s.q_len > kMaxQLen || (paired && q_len_of(s) > 1) ||
       (paired && !can_pair_heads(s.heads_kv, s.heads_q / s.heads_kv, s.head_dim, dtype_bytes(s.kv_type))))
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
-  const LaunchHeads lh = LaunchHeads::of(s, plan->kv_heads_per_cta);
+  const LaunchHeads lh = LaunchHeads::of(s, plan->kv_heads_per_cta, plan->m_tiles_per_cta);
   const KernelInfo k = kernel_for(lh, s.kv_type);
   const int64_t units = s.batch * lh.heads_kv * plan->m_tiles;
   if (!k.fn || plan->splits < 1 || plan->splits > kMaxSplits || plan->group != s.heads_q / s.heads_kv ||
-      plan->m_tiles != lh.m_tiles || plan->grid != units * plan->splits ||
+      plan->m_tiles != lh.m_tiles || plan->m_tiles_per_cta != lh.m_blocks ||
+      plan->grid != s.batch * lh.heads_kv * lh.m_ctas * plan->splits ||
       (plan->cluster != 1 && (plan->cluster != plan->splits || plan->cluster > kMaxCluster)) || plan->sms < 1 ||
       plan->ctas_per_sm < 1 || plan->stagger_cycles < 0 || plan->smem_bytes < k.smem)
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");

@@ -4,6 +4,7 @@
 #define COTILE_DECODE_KERNEL_DEFINITIONS
 #include "kernels.hpp"
 
-cotile::attention::detail::KernelInfo cotile::attention::detail::kernel_d64_tokens(int kv_type) {
-  return kernel_for_cache_type<64, false, true>(kv_type);
+cotile::attention::detail::KernelInfo cotile::attention::detail::kernel_d64_tokens(int kv_type, int m_blocks) {
+  return m_blocks == 2 ? kernel_for_cache_type<64, false, true, 2>(kv_type)
+                       : kernel_for_cache_type<64, false, true>(kv_type);
 }

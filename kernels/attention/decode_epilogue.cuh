@@ -8,9 +8,9 @@ namespace cotile::attention::detail {
 // The merged result of this CTA: final when there is one split, else a partial, and the last
 // CTA of the unit to arrive merges all partials; clustered splits merge every CTA's warps at
 // once, across the cluster's shared memory.
-template <int D, int KvType, bool Pairs, bool Tokens>
-inline __device__ void DecodeCta<D, KvType, Pairs, Tokens>::finish() {
-  const MergeBuffers m = merge_buffers();
+template <int D, int KvType, bool Pairs, bool Tokens, int MB>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::finish(int mb) {
+  const MergeBuffers m = merge_buffers(mb);
   const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) {
     write_output(row, d0, acc, inv, lse);
   };
@@ -18,7 +18,7 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens>::finish() {
     merge_cluster<D, kWarps, kRows>(m.o, C::kMergeRow, m.max, m.sum, split, p.splits, valid_rows, write);
     return trace(p, kTraceMerged);
   }
-  int* last = reinterpret_cast<int*>(smem + C::kQRawBytes);  // (Q is done)
+  int* last = reinterpret_cast<int*>(C::kQInPlace ? smem : smem + C::kQRawBytes);  // (Q is done)
   // Each thread owns 8 consecutive columns of one row per step (an output TiledCopy of 16 bytes).
   const auto out_copy = ct::make_tiled_copy<CopyOp::kU128, Elem::kHalf>(
       ct::make_layout(ct::make_shape(Int<kThreads / (D / 8)>{}, Int<D / 8>{}), ct::make_stride(Int<D / 8>{}, _1{})),
@@ -73,7 +73,8 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens>::finish() {
   trace(p, kTraceCounted);
   if (!*last) return;
   merge_workspace<D, C::kBf16>(p.part_o + int64_t(unit) * p.splits * kRows * D,
-                               p.part_lse + int64_t(unit) * p.splits * kRows, p.splits, valid_rows, after_q(), write);
+                               p.part_lse + int64_t(unit) * p.splits * kRows, p.splits, valid_rows, merge_scratch(),
+                               write);
   if (tid == 0) p.counters[unit] = 0;  // ready for the next launch (stream order)
   trace(p, kTraceMerged);
 }
@@ -85,8 +86,8 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens>::finish() {
 // a count of at least `splits` in between. The count cannot wrap before every CTA has seen it
 // (the last departure is the wrap, and each CTA departs only after its wait), and it is 0 again
 // when the launch ends, with no CTA waiting for an atomic's answer before it exits.
-template <int D, int KvType, bool Pairs, bool Tokens>
-inline __device__ void DecodeCta<D, KvType, Pairs, Tokens>::merge_spread_over_unit() {
+template <int D, int KvType, bool Pairs, bool Tokens, int MB>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::merge_spread_over_unit() {
   __syncthreads();  // the CTA's partials are written
   int32_t* count = p.counters + unit;
   const unsigned bound = 2 * unsigned(p.splits) - 1;
@@ -112,9 +113,9 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens>::merge_spread_over_un
 
 // O[b, token, head, d0 .. d0+7] = acc * inv * out_scale (rows past G x q_len are not written); LSE
 // from base 2. A pair's row writes its own head's half of the columns, at d0 - R / 2 for the second head.
-template <int D, int KvType, bool Pairs, bool Tokens>
-inline __device__ void DecodeCta<D, KvType, Pairs, Tokens>::write_output(int row, int d0, const float (&acc)[8],
-                                                                         float inv, float lse2) const {
+template <int D, int KvType, bool Pairs, bool Tokens, int MB>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::write_output(int row, int d0, const float (&acc)[8],
+                                                                             float inv, float lse2) const {
   const int m = kRows * m_tile + row;
   if (m >= (Tokens ? p.group * p.q_len : p.group)) return;
   const int token = Tokens ? token_of_row(m) : 0, head = h * p.group + m - token * p.group;
@@ -136,6 +137,53 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens>::write_output(int row
       make_uint4(w[0], w[1], w[2], w[3]);
   if (p.lse && d0 == 0)
     p.lse[(int64_t(b) * (Tokens ? p.q_len : 1) + token) * p.heads_kv * p.group + head] = lse2 * kLn2;
+}
+
+// A warp's (max, sum) of its two rows (the row's 4 lanes summed) and O into a block's buffers.
+template <int D, int KvType, bool Pairs, bool Tokens, int MB>
+__device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::store_block(const MergeBuffers& m,
+                                                                                     SoftmaxRow (&row)[2],
+                                                                                     const float (&o)[D / 8][4],
+                                                                                     const SAcc& s_at) const {
+  constexpr auto column = C::o_column();
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    row[r].sum += __shfl_xor_sync(0xffffffffu, row[r].sum, 1);
+    row[r].sum += __shfl_xor_sync(0xffffffffu, row[r].sum, 2);
+    if (s_at.column == 0) {  // the row's lane that holds column 0
+      m.max[warp * kRows + s_at.row + SAcc::row_step(2 * r)] = row[r].max;
+      m.sum[warp * kRows + s_at.row + SAcc::row_step(2 * r)] = row[r].sum;
+    }
+  }
+  // O's accumulators are where S's are, in D / 8 n8 tiles: elements 2r, 2r + 1 of n8 tile nt at
+  // row s_at.row + 8r, columns s_at.column + 8 nt (+ 1).
+  using OAcc = Accumulators<D>;
+  static_assert(
+      [] {  // elements 2r, 2r + 1 of tile nt: one row, columns 8 nt + (0, 1) from the lane's first
+        for (int nt = 0; nt < D / 8; ++nt)
+          for (int r = 0; r < 2; ++r)
+            if (OAcc::row_step(2 * r + 1) != OAcc::row_step(2 * r) || OAcc::column_step(2 * r, nt) != 8 * nt ||
+                OAcc::column_step(2 * r + 1, nt) != 8 * nt + 1 || SAcc::row_step(2 * r) != OAcc::row_step(2 * r))
+              return false;
+        return true;
+      }(),
+      "decode: O's accumulators are not where the merge stores them");
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    float* dst = m.o + (warp * kRows + s_at.row + OAcc::row_step(2 * r)) * C::kMergeRow;
+    const int n = s_at.column;  // the elements' column in each n8 tile
+    if constexpr (!C::kFp8) {   // one 8-byte store
+#pragma unroll
+      for (int nt = 0; nt < D / 8; ++nt)
+        *reinterpret_cast<float2*>(dst + int(column(n, nt))) = make_float2(o[nt][2 * r], o[nt][2 * r + 1]);
+    } else {  // n8 tiles 2j (even columns) and 2j + 1 (odd) hold 4 adjacent columns of 16 j: one 16-byte store
+      static_assert(int(column(0, 1)) == 1 && int(column(1, 0)) == 2, "fp8 O columns: (n, e) -> 2n + e");
+#pragma unroll
+      for (int nt = 0; nt < D / 8; nt += 2)
+        *reinterpret_cast<float4*>(dst + int(column(n, nt))) =
+            make_float4(o[nt][2 * r], o[nt + 1][2 * r], o[nt][2 * r + 1], o[nt + 1][2 * r + 1]);
+    }
+  }
 }
 
 }  // namespace cotile::attention::detail

@@ -1,6 +1,8 @@
 // The GQA decode kernel for Hopper (sm_90a). One CTA = (sequence b, KV head h, KV split, m-tile):
 // the up to 16 query heads h*G + 16*m_tile + m (m < 16) that share KV head h are the rows of
-// the MMA's M dimension, and every K/V row is read once per m-tile.
+// the MMA's M dimension, and every K/V row is read once per m-tile. With several query tokens a
+// CTA may take MB consecutive m-tiles (row blocks): each warp computes every block against each
+// K/V tile it loads, so the tile is read once for 16 MB rows.
 //
 //   What is loaded and computed (layouts, cotile):
 //     Q tile      16 x D            make_cotiled_copy over 16-byte cp.async, zero fill for rows m >= G
@@ -35,18 +37,23 @@ namespace cotile::attention::detail {
 // cost it 7 KiB of code and 4% of its isolated time when shared; docs/design/decode.md).
 // Pairs: the kernel of pairs of KV heads (Params::pair_rows; head_dim 128, fp8), its own
 // instantiation so that the others carry none of its code (decode_pairs.cu).
-template <int D, int KvType, bool Pairs = false, bool Tokens = false>
+// MB: the row blocks (m-tiles of 16 query rows) a CTA computes against each K/V tile (several
+// tokens only: 32 rows at head_dim <= 128; decode_api.cu, LaunchHeads).
+template <int D, int KvType, bool Pairs = false, bool Tokens = false, int MB = 1>
 struct DecodeCta {
-  using C = Config<D, KvType>;
+  using C = Config<D, KvType, MB>;
   static constexpr int kR = C::kR, kStages = C::kStages;
+  static_assert(MB == 1 || Tokens, "decode: several row blocks a CTA are for several query tokens");
 
   const Params& p;
   uint8_t* smem;
   int tid, warp, lane;
-  int b, h, split, m_tile, unit;
+  int b, h, split;
+  int m_tile, unit;     // the row block being merged (the CTA's first until the epilogue) and its unit
+  int blocks;           // the CTA's row blocks that hold query rows (<= MB)
   int seqlen, lo, hi;   // this CTA's rows [lo, hi) of the sequence
   int first_end;        // L - q_len + 1: token 0 attends to rows [.., first_end), token j to [.., first_end + j)
-  int valid_rows;       // query rows of this m-tile that are the KV head's (< G x q_len)
+  int valid_rows;       // query rows of the block m_tile that are the KV head's (<= 16, < G x q_len)
   float out_scale;      // V's dequantization scale, applied to O once at the end (a pair: its first head's)
   float out_scale_two;  // a pair's second head's
   KvRows rows;
@@ -69,14 +76,16 @@ struct DecodeCta {
   // Shared memory after Q: the warps' K/V stages, then (after the main loop) the merges.
   __device__ uint8_t* after_q() const { return smem + C::kQRawBytes + C::kQcBytes; }
 
-  // The 4 warps' merge, where their stages were: O [warp][row][kMergeRow], max and sum [warp][row].
+  // The 4 warps' merge, where their stages were: O [warp][row][kMergeRow], max and sum [warp][row],
+  // of each row block (C::kMergeBytes apart); the split merges' scratch after them (merge_scratch).
   struct MergeBuffers {
     float *o, *max, *sum;
   };
-  __device__ MergeBuffers merge_buffers() const {
-    float* o = reinterpret_cast<float*>(after_q());
+  __device__ MergeBuffers merge_buffers(int mb = 0) const {
+    float* o = reinterpret_cast<float*>(after_q() + mb * C::kMergeBytes);
     return {o, o + kWarps * kRows * C::kMergeRow, o + kWarps * kRows * C::kMergeRow + kWarps * kRows};
   }
+  __device__ uint8_t* merge_scratch() const { return after_q() + (MB > 1 ? MB * C::kMergeBytes : 0); }
 
   // Warp-private stage s of warp w: K tile then V tile.
   __device__ uint8_t* stage_k(int s) const { return after_q() + ((warp * kStages + s) * 2) * C::kTile; }
@@ -150,14 +159,15 @@ struct DecodeCta {
     }
   }
 
-  // Q as loaded -> Q in the compute type, columns in MMA order (qk_column), swizzled rows; a
-  // thread writes 8 columns (16 bytes) at a time.
+  // Q as loaded -> Q in the compute type, columns in MMA order (qk_column), swizzled rows (row
+  // block j at j x 16 rows); a thread writes 8 columns (16 bytes) at a time. Several blocks
+  // (C::kQInPlace) convert where Q was loaded: every thread reads its items, then all write.
   __device__ void prepare_q() const {
     const uint8_t* raw = smem;
-    uint8_t* qc = smem + C::kQRawBytes;
+    uint8_t* qc = C::kQInPlace ? smem : smem + C::kQRawBytes;
     constexpr auto column = C::qk_column();
     constexpr auto qc_tile = tile_layout<C::kQr>();
-    for (int i = tid; i < kRows * D / 8; i += kThreads) {
+    const auto convert = [&](int i) {  // item i: row i / (D / 8), columns 8 (i % (D / 8)) ..
       const int m = i / (D / 8), k0 = 8 * (i % (D / 8));
       uint32_t w[4];
 #pragma unroll
@@ -166,7 +176,23 @@ struct DecodeCta {
         const float x1 = load_as_float(raw + (m * D + int(column(k0 + 2 * e + 1))) * p.q_bytes, p.q_type);
         w[e] = pack2<C::kBf16>(x0, x1);
       }
-      *reinterpret_cast<uint4*>(qc + qc_tile(m, 2 * k0)) = make_uint4(w[0], w[1], w[2], w[3]);
+      return make_uint4(w[0], w[1], w[2], w[3]);
+    };
+    const auto place = [&](int i) {
+      const int m = i / (D / 8), k0 = 8 * (i % (D / 8));
+      return MB == 1 ? int(qc_tile(m, 2 * k0)) : int(qc_tile(m % kRows, 2 * k0)) + m / kRows * kRows * C::kQr;
+    };
+    if constexpr (C::kQInPlace) {
+      constexpr int kItems = MB * kRows * D / 8 / kThreads;
+      static_assert(kItems * kThreads == MB * kRows * D / 8, "decode: Q's items divide among the threads");
+      uint4 v[kItems];
+#pragma unroll
+      for (int j = 0; j < kItems; ++j) v[j] = convert(tid + j * kThreads);
+      __syncthreads();
+#pragma unroll
+      for (int j = 0; j < kItems; ++j) *reinterpret_cast<uint4*>(qc + place(tid + j * kThreads)) = v[j];
+    } else {
+      for (int i = tid; i < kRows * D / 8; i += kThreads) *reinterpret_cast<uint4*>(qc + place(i)) = convert(i);
     }
   }
 
@@ -185,7 +211,7 @@ struct DecodeCta {
     q_lane = !as_loaded ? int(RowSwizzle<C::kQr>{}(q_offset))
              : C::kFp8  ? int(lanes_fragment<C::kQr>()(lane))
                         : q_offset;
-    q_base = as_loaded ? smem : smem + C::kQRawBytes;
+    q_base = as_loaded || C::kQInPlace ? smem : smem + C::kQRawBytes;
     k_lane = int(RowSwizzle<kR>{}(C::kFp8 ? lanes_rows_first<kR>()(lane) : lanes_chunks_first<kR>()(lane)));
     v_lane = int(RowSwizzle<kR>{}(lanes_rows_first<kR>()(lane)));
   }
@@ -193,84 +219,37 @@ struct DecodeCta {
   // Q's A fragments, k-step ks = 16 columns: (rows 0-7 | 8-15) x (k 0-7 | 8-15). From Q as loaded
   // for an fp8 cache, in its k order: k (2c, 2c + 1) and (8 + 2c, 9 + 2c) are columns
   // 16 ks + 4c .. 4c + 3 of rows g and g + 8 (two 8-byte loads); else one ldmatrix. One branch
-  // for all k-steps.
-  __device__ void q_fragments(uint32_t (&qa)[D / 16][4]) const {
+  // for all k-steps. Row block mb's rows lie 16 rows further per block (the swizzle reads no bit
+  // of that step).
+  __device__ void q_fragments(uint32_t (&qa)[D / 16][4], int mb = 0) const {
+    const uint8_t* base = q_base + mb * kRows * C::kQr;
     if (C::kFp8 && q_as_loaded()) {
 #pragma unroll
       for (int ks = 0; ks < D / 16; ++ks) {
-        const uint2 r0 = *reinterpret_cast<const uint2*>(q_base + q_lane + 32 * ks);
-        const uint2 r1 = *reinterpret_cast<const uint2*>(q_base + q_lane + 8 * C::kQr + 32 * ks);
+        const uint2 r0 = *reinterpret_cast<const uint2*>(base + q_lane + 32 * ks);
+        const uint2 r1 = *reinterpret_cast<const uint2*>(base + q_lane + 8 * C::kQr + 32 * ks);
         qa[ks][0] = r0.x, qa[ks][1] = r1.x, qa[ks][2] = r0.y, qa[ks][3] = r1.y;
       }
     } else {
 #pragma unroll
       for (int ks = 0; ks < D / 16; ++ks)
-        arch::ldmatrix_x4(qa[ks][0], qa[ks][1], qa[ks][2], qa[ks][3], q_base + (q_lane ^ (32 * ks)));
+        arch::ldmatrix_x4(qa[ks][0], qa[ks][1], qa[ks][2], qa[ks][3], base + (q_lane ^ (32 * ks)));
+    }
+  }
+  // The fragments of all row blocks (kQInRegisters), or, per k-step, of block mb from shared memory.
+  using QFragments = uint32_t[C::kQInRegisters ? MB : 1][D / 16][4];
+  __device__ __forceinline__ void q_step(const QFragments& qa, int mb, int ks, uint32_t (&f)[4]) const {
+    if constexpr (C::kQInRegisters || MB == 1) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) f[i] = qa[C::kQInRegisters ? mb : 0][ks][i];
+    } else {  // 16-bit fragments from the converted Q (several blocks: never as loaded)
+      arch::ldmatrix_x4(f[0], f[1], f[2], f[3], q_base + mb * kRows * C::kQr + (q_lane ^ (32 * ks)));
     }
   }
 
-  // ---- computing ----------------------------------------------------------------------------
-
-  // s[nt] = Q K^T for the 16 K rows of the tile at sk: n8 tile nt = rows 8nt..8nt+7. Even and
-  // odd k-steps accumulate separately (two dependency chains per tile), then add.
-  __device__ void scores(const uint8_t* sk, const uint32_t (&qa)[D / 16][4], float (&s)[2][4]) const {
-    float odd[2][4] = {};
-    if constexpr (!C::kFp8) {  // k_lane: chunks first
-#pragma unroll
-      for (int ks = 0; ks < D / 16; ++ks) {
-        uint32_t b0[2], b1[2];
-        arch::ldmatrix_x4(b0[0], b0[1], b1[0], b1[1], sk + (k_lane ^ (32 * ks)));
-        float(&acc)[2][4] = ks % 2 ? odd : s;
-        arch::mma_m16n8k16<C::kBf16>(acc[0], qa[ks], b0, acc[0]);
-        arch::mma_m16n8k16<C::kBf16>(acc[1], qa[ks], b1, acc[1]);
-      }
-    } else {  // k_lane: rows first
-#pragma unroll
-      for (int ks = 0; ks < D / 16; ks += 2) {
-        uint32_t m[4];
-        arch::ldmatrix_x4(m[0], m[1], m[2], m[3], sk + (k_lane ^ (16 * ks)));
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matrix i: rows 8 (i % 2) .., k-step ks + i / 2
-          uint32_t bf[2];
-          fp8x4_to_f16x2<KvType, false>(m[i], bf[0], bf[1]);
-          float(&acc)[2][4] = i / 2 ? odd : s;
-          arch::mma_m16n8k16<false>(acc[i % 2], qa[ks + i / 2], bf, acc[i % 2]);
-        }
-      }
-    }
-#pragma unroll
-    for (int nt = 0; nt < 2; ++nt)
-#pragma unroll
-      for (int i = 0; i < 4; ++i) s[nt][i] += odd[nt][i];
-  }
-
-  // o[nt] += P V for the tile at sv (P: the A fragment of the 16 x 16 probabilities).
-  __device__ void accumulate(const uint8_t* sv, const uint32_t (&pa)[4], float (&o)[D / 8][4]) const {
-    if constexpr (!C::kFp8) {
-#pragma unroll
-      for (int j = 0; j < D / 8; j += 2) {  // chunks j, j + 1 of 8 elements
-        uint32_t b0[2], b1[2];
-        arch::ldmatrix_x4<true>(b0[0], b0[1], b1[0], b1[1], sv + (v_lane ^ (16 * j)));
-        arch::mma_m16n8k16<C::kBf16>(o[j], pa, b0, o[j]);
-        arch::mma_m16n8k16<C::kBf16>(o[j + 1], pa, b1, o[j + 1]);
-      }
-    } else {
-#pragma unroll
-      for (int j = 0; j < D / 16; j += 2) {  // chunks j, j + 1 of 16 elements: 4 n8 tiles
-        uint32_t m[4];
-        arch::ldmatrix_x4<true>(m[0], m[1], m[2], m[3], sv + (v_lane ^ (16 * j)));
-        // m[2c + r]: rows 8r.., chunk j + c; a word holds (row 2q, d 2g, 2g+1), (row 2q+1, d 2g, 2g+1).
-#pragma unroll
-        for (int c = 0; c < 2; ++c) {
-          uint32_t even[2], odd[2];
-          fp8x4_to_f16x2<KvType, true>(m[2 * c], even[0], odd[0]);
-          fp8x4_to_f16x2<KvType, true>(m[2 * c + 1], even[1], odd[1]);
-          arch::mma_m16n8k16<false>(o[2 * (j + c)], pa, even, o[2 * (j + c)]);
-          arch::mma_m16n8k16<false>(o[2 * (j + c) + 1], pa, odd, o[2 * (j + c) + 1]);
-        }
-      }
-    }
-  }
+  // ---- computing (decode_mma.cuh) -----------------------------------------------------------
+  __device__ void scores(const uint8_t* sk, const QFragments& qa, float (&s)[MB][2][4]) const;
+  __device__ void accumulate(const uint8_t* sv, const uint32_t (&pa)[MB][4], float (&o)[MB][D / 8][4]) const;
 
   // ---- the CTA's work -------------------------------------------------------------------------
 
@@ -350,12 +329,16 @@ struct DecodeCta {
     const uint8_t* q = p.q + b * p.q_sb + h * p.group * p.q_sh;
     const int pair_rows = paired() ? p.pair_rows : 0;
     const auto rows_at = [this](int R) { return Tokens ? q_row(R) : R * p.q_sh; };
-    if (p.q_bytes == 2) load_q<2 * D>(q, rows_at, kRows * m_tile, valid_rows, pair_rows, smem, tid);
-    else load_q<D>(q, rows_at, kRows * m_tile, valid_rows, pair_rows, smem, tid);
+    if (p.q_bytes == 2) load_q<2 * D, MB * kRows>(q, rows_at, kRows * m_tile, cta_rows(), pair_rows, smem, tid);
+    else load_q<D, MB * kRows>(q, rows_at, kRows * m_tile, cta_rows(), pair_rows, smem, tid);
     arch::cp_async_commit();
   }
+  // The query rows of the CTA's blocks that are the KV head's.
+  __device__ int cta_rows() const {
+    return MB == 1 ? valid_rows : ::min(MB * kRows, (Tokens ? p.group * p.q_len : p.group) - kRows * m_tile);
+  }
 
-  // The token of this m-tile's query row `row` (rows past the unit's: its last token).
+  // The token of the CTA's query row `row` (rows past the unit's: its last token).
   __device__ int token_of(int row) const { return ::min(token_of_row(kRows * m_tile + row), p.q_len - 1); }
 
   __device__ void run() {
@@ -387,7 +370,7 @@ struct DecodeCta {
     if (paired() && lc.byte >= kR / 2)
       rows.move_bases(pair_byte(lc.byte, p.k_sh) - lc.byte, pair_byte(lc.byte, p.v_sh) - lc.byte,
                       pair_byte(lc.byte, p.kn_sh) - lc.byte, pair_byte(lc.byte, p.vn_sh) - lc.byte);
-    kv_policy = arch::l2_policy(p.m_tiles == 1);  // several m-tiles read the same K/V (the others hit L2)
+    kv_policy = arch::l2_policy(MB == 1 ? p.m_tiles == 1 : p.m_tiles <= MB);  // several CTAs read the same K/V
     if (rows.pages && rows.log2_page < TilePages::kLog2PageLimit) tile_pages.start(page_entries(), lane);
 #pragma unroll 1
     for (int t = 0; t < kStages - 1; ++t) {
@@ -404,8 +387,10 @@ struct DecodeCta {
       __syncthreads();
     }
     trace(p, kTraceQReady);
-    uint32_t qa[D / 16][4];
-    if constexpr (C::kQInRegisters) q_fragments(qa);
+    QFragments qa;
+    if constexpr (C::kQInRegisters)
+#pragma unroll
+      for (int mb = 0; mb < MB; ++mb) q_fragments(qa[mb], mb);
 
     // 5. The main loop: per warp, per tile: S = Q K^T, online softmax, O += P V.
     // Where this lane's accumulators sit (tiles.cuh): element i of n8 tile nt of the 16 x 16 score
@@ -427,22 +412,26 @@ struct DecodeCta {
     y_scale[1] = paired() ? y_scale_of(kv_head(s_at.row + SAcc::row_step(2))) : y_scale[0];
     out_scale = v_scale_of(paired() ? 2 * h : h);
     out_scale_two = paired() ? v_scale_of(2 * h + 1) : out_scale;
-    // Several query tokens: the lane's two rows attend to [front, end) (their tokens'); the CTA's
-    // tiles from mask_end on, or before mask_front, hold a row's masked columns (warp-uniform tests).
-    // (One token: every row ends at hi and starts at or before the CTA's first row.)
-    int row_front[2] = {0, 0}, row_end[2] = {hi, hi}, mask_end = hi, mask_front = 0;
+    // Several query tokens: the lane's two rows of each block attend to [front, end) (their
+    // tokens'); the CTA's tiles from mask_end on, or before mask_front, hold a row's masked columns
+    // (warp-uniform tests). (One token: every row ends at hi and starts at or before the CTA's first row.)
+    int row_front[MB][2] = {}, row_end[MB][2], mask_end = hi, mask_front = 0;
+#pragma unroll
+    for (int mb = 0; mb < MB; ++mb) row_end[mb][0] = row_end[mb][1] = hi;
     if constexpr (Tokens) {
 #pragma unroll
-      for (int r = 0; r < 2; ++r) {
-        const int end = first_end + token_of(s_at.row + SAcc::row_step(2 * r));
-        row_end[r] = ::min(hi, end);
-        row_front[r] = p.window > 0 ? end - p.window : 0;
-      }
+      for (int mb = 0; mb < MB; ++mb)
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+          const int end = first_end + token_of(kRows * mb + s_at.row + SAcc::row_step(2 * r));
+          row_end[mb][r] = ::min(hi, end);
+          row_front[mb][r] = p.window > 0 ? end - p.window : 0;
+        }
       mask_end = ::min(hi, first_end + token_of(0));
-      mask_front = p.window > 0 ? first_end + token_of(valid_rows - 1) - p.window : 0;
+      mask_front = p.window > 0 ? first_end + token_of(cta_rows() - 1) - p.window : 0;
     }
-    float o[D / 8][4] = {};
-    SoftmaxRow row[2];  // the rows of elements 0, 1 and 2, 3 of this lane's accumulators (softmax.cuh)
+    float o[MB][D / 8][4] = {};
+    SoftmaxRow row[MB][2];  // block mb's rows of elements 0, 1 and 2, 3 of this lane's accumulators (softmax.cuh)
     for (int t = 0, stage = 0; t < my_tiles; ++t, stage = stage + 1 == kStages ? 0 : stage + 1) {
       arch::cp_async_wait<kStages - 2>();
       __syncwarp();
@@ -451,45 +440,61 @@ struct DecodeCta {
       if (t + kStages - 1 < my_tiles) issue_tile(lc, t + kStages - 1, stage == 0 ? kStages - 1 : stage - 1);
       arch::cp_async_commit();
       const uint8_t* sk = stage_k(stage);
-      if constexpr (!C::kQInRegisters) q_fragments(qa);
-      float s[2][4] = {};
+      if constexpr (!C::kQInRegisters && MB == 1) q_fragments(qa[0]);
+      float s[MB][2][4] = {};
       scores(sk, qa, s);
-      to_base2(s, capped, y_scale, y_cap);
       const int n0 = tile_row(t);
-      if constexpr (Tokens) {
-        if (n0 + kRows > mask_end || n0 < mask_front) [[unlikely]]
-          s_at.mask_rows(s, n0, row_front, row_end);  // warp-uniform: a sequence's last tiles
-      } else if (n0 + kRows > hi) [[unlikely]] {
-        s_at.mask_past(s, n0, hi);  // warp-uniform: a sequence's last tile
+#pragma unroll
+      for (int mb = 0; mb < MB; ++mb) {
+        to_base2(s[mb], capped, y_scale, y_cap);
+        if constexpr (Tokens) {
+          if (n0 + kRows > mask_end || n0 < mask_front) [[unlikely]]
+            s_at.mask_rows(s[mb], n0, row_front[mb], row_end[mb]);  // warp-uniform: a sequence's last tiles
+        } else if (n0 + kRows > hi) [[unlikely]] {
+          s_at.mask_past(s[mb], n0, hi);  // warp-uniform: a sequence's last tile
+        }
       }
       // The online softmax's update (softmax.cuh): the rows' reference moves (and O is rescaled)
       // only when a lane's score exceeds the row's max by more than kLazyRescale, which a warp
       // vote on the lanes' own scores decides; most tiles skip the rows' cross-lane max.
-      float lane_max[2] = {-INFINITY, -INFINITY};
+      float lane_max[MB][2];
+      bool moves = false;
 #pragma unroll
-      for (int nt = 0; nt < 2; ++nt)
+      for (int mb = 0; mb < MB; ++mb) {
+        lane_max[mb][0] = lane_max[mb][1] = -INFINITY;
 #pragma unroll
-        for (int i = 0; i < 4; ++i) lane_max[i / 2] = fmaxf(lane_max[i / 2], s[nt][i]);
-      if (__any_sync(0xffffffffu, row[0].moves(lane_max[0]) || row[1].moves(lane_max[1]))) {
-        float alpha[2];
+        for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
-        for (int r = 0; r < 2; ++r) {  // the row's max over its 4 lanes, then the rescale
-          lane_max[r] = fmaxf(lane_max[r], __shfl_xor_sync(0xffffffffu, lane_max[r], 1));
-          lane_max[r] = fmaxf(lane_max[r], __shfl_xor_sync(0xffffffffu, lane_max[r], 2));
-          alpha[r] = row[r].rescale_to(lane_max[r]);
-        }
-#pragma unroll
-        for (int nt = 0; nt < D / 8; ++nt)
-#pragma unroll
-          for (int i = 0; i < 4; ++i) o[nt][i] *= alpha[i / 2];
+          for (int i = 0; i < 4; ++i) lane_max[mb][i / 2] = fmaxf(lane_max[mb][i / 2], s[mb][nt][i]);
+        moves = moves || row[mb][0].moves(lane_max[mb][0]) || row[mb][1].moves(lane_max[mb][1]);
       }
+      if (__any_sync(0xffffffffu, moves)) {
 #pragma unroll
-      for (int nt = 0; nt < 2; ++nt)
+        for (int mb = 0; mb < MB; ++mb) {
+          float alpha[2];
 #pragma unroll
-        for (int i = 0; i < 4; ++i) s[nt][i] = row[i / 2].add(s[nt][i]);
+          for (int r = 0; r < 2; ++r) {  // the row's max over its 4 lanes, then the rescale
+            lane_max[mb][r] = fmaxf(lane_max[mb][r], __shfl_xor_sync(0xffffffffu, lane_max[mb][r], 1));
+            lane_max[mb][r] = fmaxf(lane_max[mb][r], __shfl_xor_sync(0xffffffffu, lane_max[mb][r], 2));
+            alpha[r] = row[mb][r].rescale_to(lane_max[mb][r]);
+          }
+#pragma unroll
+          for (int nt = 0; nt < D / 8; ++nt)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) o[mb][nt][i] *= alpha[i / 2];
+        }
+      }
       // P's A fragment is S's accumulators, two to a register (checked in tiles.cuh).
-      const uint32_t pa[4] = {pack2<C::kBf16>(s[0][0], s[0][1]), pack2<C::kBf16>(s[0][2], s[0][3]),
-                              pack2<C::kBf16>(s[1][0], s[1][1]), pack2<C::kBf16>(s[1][2], s[1][3])};
+      uint32_t pa[MB][4];
+#pragma unroll
+      for (int mb = 0; mb < MB; ++mb) {
+#pragma unroll
+        for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+          for (int i = 0; i < 4; ++i) s[mb][nt][i] = row[mb][i / 2].add(s[mb][nt][i]);
+        pa[mb][0] = pack2<C::kBf16>(s[mb][0][0], s[mb][0][1]), pa[mb][1] = pack2<C::kBf16>(s[mb][0][2], s[mb][0][3]);
+        pa[mb][2] = pack2<C::kBf16>(s[mb][1][0], s[mb][1][1]), pa[mb][3] = pack2<C::kBf16>(s[mb][1][2], s[mb][1][3]);
+      }
       accumulate(sk + C::kTile, pa, o);
     }
     arch::cp_async_wait<0>();
@@ -499,54 +504,29 @@ struct DecodeCta {
     // its CTAs would not crowd this grid's SMs (plan.hpp, trigger_early).
     if (p.trigger_early) arch::launch_dependents();
 
-    // 6. Merge the 4 warps: (max, sum) per row and O in shared memory.
-    const MergeBuffers m = merge_buffers();
-    constexpr auto column = C::o_column();
+      // 6. Merge the 4 warps: (max, sum) per row and O in shared memory, each row block's in its own
+      //    buffers.
 #pragma unroll
-    for (int r = 0; r < 2; ++r) {
-      row[r].sum += __shfl_xor_sync(0xffffffffu, row[r].sum, 1);
-      row[r].sum += __shfl_xor_sync(0xffffffffu, row[r].sum, 2);
-      if (s_at.column == 0) {  // the row's lane that holds column 0
-        m.max[warp * kRows + s_at.row + SAcc::row_step(2 * r)] = row[r].max;
-        m.sum[warp * kRows + s_at.row + SAcc::row_step(2 * r)] = row[r].sum;
-      }
-    }
-    // O's accumulators are where S's are, in D / 8 n8 tiles: elements 2r, 2r + 1 of n8 tile nt at
-    // row s_at.row + 8r, columns s_at.column + 8 nt (+ 1).
-    using OAcc = Accumulators<D>;
-    static_assert(
-        [] {  // elements 2r, 2r + 1 of tile nt: one row, columns 8 nt + (0, 1) from the lane's first
-          for (int nt = 0; nt < D / 8; ++nt)
-            for (int r = 0; r < 2; ++r)
-              if (OAcc::row_step(2 * r + 1) != OAcc::row_step(2 * r) || OAcc::column_step(2 * r, nt) != 8 * nt ||
-                  OAcc::column_step(2 * r + 1, nt) != 8 * nt + 1 || SAcc::row_step(2 * r) != OAcc::row_step(2 * r))
-                return false;
-          return true;
-        }(),
-        "decode: O's accumulators are not where the merge stores them");
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {
-      float* dst = m.o + (warp * kRows + s_at.row + OAcc::row_step(2 * r)) * C::kMergeRow;
-      const int n = s_at.column;  // the elements' column in each n8 tile
-      if constexpr (!C::kFp8) {   // one 8-byte store
-#pragma unroll
-        for (int nt = 0; nt < D / 8; ++nt)
-          *reinterpret_cast<float2*>(dst + int(column(n, nt))) = make_float2(o[nt][2 * r], o[nt][2 * r + 1]);
-      } else {  // n8 tiles 2j (even columns) and 2j + 1 (odd) hold 4 adjacent columns of 16 j: one 16-byte store
-        static_assert(int(column(0, 1)) == 1 && int(column(1, 0)) == 2, "fp8 O columns: (n, e) -> 2n + e");
-#pragma unroll
-        for (int nt = 0; nt < D / 8; nt += 2)
-          *reinterpret_cast<float4*>(dst + int(column(n, nt))) =
-              make_float4(o[nt][2 * r], o[nt + 1][2 * r], o[nt][2 * r + 1], o[nt + 1][2 * r + 1]);
-      }
-    }
+    for (int mb = 0; mb < MB; ++mb) store_block(merge_buffers(mb), row[mb], o[mb], s_at);
     __syncthreads();
     trace(p, kTraceWarpsIn);
-    finish();
+    finish(0);
+    // The CTA's other row blocks, one after the other (a block's merge may use the shared memory
+    // after every block's buffers, and `last`).
+    if constexpr (MB > 1)
+#pragma unroll 1
+      for (int mb = 1; mb < blocks; ++mb) {
+        __syncthreads();
+        m_tile += 1, unit += 1;
+        valid_rows = ::min(kRows, (Tokens ? p.group * p.q_len : p.group) - kRows * m_tile);
+        finish(mb);
+      }
   }
 
   // ---- the epilogue (decode_epilogue.cuh) -----------------------------------------------------
-  __device__ void finish();
+  __device__ void finish(int mb);
+  __device__ void store_block(const MergeBuffers& m, SoftmaxRow (&row)[2], const float (&o)[D / 8][4],
+                              const SAcc& s_at) const;
   __device__ void merge_spread_over_unit();
   __device__ void write_output(int row, int d0, const float (&acc)[8], float inv, float lse2) const;
 };
@@ -554,21 +534,32 @@ struct DecodeCta {
 }  // namespace cotile::attention::detail
 
 #include "decode_epilogue.cuh"  // DecodeCta's epilogue
+#include "decode_mma.cuh"       // DecodeCta's MMAs
 
 namespace cotile::attention::detail {
 
-template <int D, int KvType, bool Pairs = false, bool Tokens = false>
+template <int D, int KvType, bool Pairs = false, bool Tokens = false, int MB = 1>
 __global__ void __launch_bounds__(kThreads, COTILE_DECODE_MIN_CTAS) decode_kernel(const __grid_constant__ Params p) {
   extern __shared__ __align__(1024) uint8_t smem[];
-  DecodeCta<D, KvType, Pairs, Tokens> cta{p, smem};
+  DecodeCta<D, KvType, Pairs, Tokens, MB> cta{p, smem};
   cta.tid = int(threadIdx.x);
   cta.warp = cta.tid / 32;
   cta.lane = cta.tid % 32;
   cta.split = int(blockIdx.x) % p.splits;  // = the rank in the cluster when clustered
-  cta.unit = int(blockIdx.x) / p.splits;
-  cta.m_tile = cta.unit % p.m_tiles;
-  cta.h = cta.unit / p.m_tiles % p.heads_kv;
-  cta.b = cta.unit / p.m_tiles / p.heads_kv;
+  if constexpr (MB == 1) {
+    cta.unit = int(blockIdx.x) / p.splits;
+    cta.m_tile = cta.unit % p.m_tiles;
+    cta.h = cta.unit / p.m_tiles % p.heads_kv;
+    cta.b = cta.unit / p.m_tiles / p.heads_kv;
+    cta.blocks = 1;
+  } else {  // CTA = ((b * Hkv + h) * ceil(m_tiles / MB) + c) * splits + split: m-tiles MB c ..
+    const int m_ctas = (p.m_tiles + MB - 1) / MB, c = int(blockIdx.x) / p.splits;
+    cta.m_tile = MB * (c % m_ctas);
+    cta.h = c / m_ctas % p.heads_kv;
+    cta.b = c / m_ctas / p.heads_kv;
+    cta.unit = (cta.b * p.heads_kv + cta.h) * p.m_tiles + cta.m_tile;
+    cta.blocks = ::min(MB, p.m_tiles - cta.m_tile);
+  }
   cta.valid_rows = ::min(kRows, (Tokens ? p.group * p.q_len : p.group) - kRows * cta.m_tile);
   if constexpr (Tokens) cta.inv_group = __fdividef(1.0f, float(p.group));
   // A programmatic dependent launch: this CTA may start during the previous kernel's tail, so

@@ -1,5 +1,6 @@
-// The compiled decode kernels: one per (head_dim, cache type), in decode_d64/128/256.cu, and as
-// many for several query tokens a sequence, in decode_d64/128/256_tokens.cu.
+// The compiled decode kernels: one per (head_dim, cache type), in decode_d64/128/256.cu, and for
+// several query tokens a sequence, in decode_d64/128/256_tokens.cu, one per row blocks a CTA too
+// (16 or 32 query rows; 32 for 16-bit caches of head_dim 64 and 128 only).
 #pragma once
 
 namespace cotile::attention::detail {
@@ -7,23 +8,24 @@ namespace cotile::attention::detail {
 struct KernelInfo {
   const void* fn = nullptr;  // __global__ void(Params)
   int smem = 0;              // dynamic shared memory bytes
+  int m_blocks = 1;          // row blocks of 16 query rows a CTA (decode_kernel.cuh, DecodeCta's MB)
 };
 
 KernelInfo kernel_d64(int kv_type);
 KernelInfo kernel_d128(int kv_type);
 KernelInfo kernel_d256(int kv_type);
-KernelInfo kernel_pairs(int kv_type);       // pairs of head_dim-64 KV heads (fp8 only; else none)
-KernelInfo kernel_d64_tokens(int kv_type);  // q_len > 1 (Params::q_len)
-KernelInfo kernel_d128_tokens(int kv_type);
-KernelInfo kernel_d256_tokens(int kv_type);
+KernelInfo kernel_pairs(int kv_type);                     // pairs of head_dim-64 KV heads (fp8 only; else none)
+KernelInfo kernel_d64_tokens(int kv_type, int m_blocks);  // q_len > 1 (Params::q_len); m_blocks 1 or 2
+KernelInfo kernel_d128_tokens(int kv_type, int m_blocks);
+KernelInfo kernel_d256_tokens(int kv_type);  // one row block
 
 // The kernel of head_dim D for a cache type (included by the decode_d*.cu files only).
 #ifdef COTILE_DECODE_KERNEL_DEFINITIONS
-template <int D, bool Pairs = false, bool Tokens = false>
+template <int D, bool Pairs = false, bool Tokens = false, int MB = 1>
 KernelInfo kernel_for_cache_type(int kv_type) {
   auto info = [](auto kv) -> KernelInfo {
     constexpr int T = decltype(kv)::value;
-    return {reinterpret_cast<const void*>(&decode_kernel<D, T, Pairs, Tokens>), Config<D, T>::kSmem};
+    return {reinterpret_cast<const void*>(&decode_kernel<D, T, Pairs, Tokens, MB>), Config<D, T, MB>::kSmem, MB};
   };
   switch (kv_type) {
     case COTILE_F16:
@@ -32,8 +34,12 @@ KernelInfo kernel_for_cache_type(int kv_type) {
     case COTILE_BF16:
       if constexpr (Pairs) return {};
       else return info(std::integral_constant<int, COTILE_BF16>{});
-    case COTILE_E4M3: return info(std::integral_constant<int, COTILE_E4M3>{});
-    case COTILE_E5M2: return info(std::integral_constant<int, COTILE_E5M2>{});
+    case COTILE_E4M3:  // two m-tiles a CTA: 16-bit caches only (plan.hpp, can_two_m_tiles)
+      if constexpr (MB > 1) return {};
+      else return info(std::integral_constant<int, COTILE_E4M3>{});
+    case COTILE_E5M2:
+      if constexpr (MB > 1) return {};
+      else return info(std::integral_constant<int, COTILE_E5M2>{});
     default: return {};
   }
 }

@@ -73,12 +73,14 @@ struct Machine {
 };
 struct Work {
   int64_t units, rows, row_bytes;  // rows: the longest sequence's; row_bytes: K and V of one row
-  int64_t partial_bytes;           // one split's partial O of a unit: its query rows x D, 16-bit
+  int64_t partial_bytes;           // one split's partial O of a CTA: its query rows x D, 16-bit
   double cta_rate, sm_rate;
   int kv_bytes = 2;  // bytes of a cache element (1: fp8, which launches solo where it can)
-  static Work of(int64_t units, int64_t rows, int64_t head_dim, int64_t kv_bytes, int64_t group) {
-    return {units, rows,         2 * head_dim * kv_bytes, std::min<int64_t>(group, kRows) * head_dim * 2, 0.75,
-            1.15,  int(kv_bytes)};
+  // units: CTAs a split; group: a KV head's query rows, m_blocks m-tiles of them a CTA.
+  static Work of(int64_t units, int64_t rows, int64_t head_dim, int64_t kv_bytes, int64_t group, int m_blocks = 1) {
+    return {
+        units, rows,         2 * head_dim * kv_bytes, std::min<int64_t>(group, kRows * m_blocks) * head_dim * 2, 0.75,
+        1.15,  int(kv_bytes)};
   }
 };
 inline bool solo_launch(int64_t grid, int64_t sms, int64_t ctas_per_sm, int kv_bytes);
@@ -165,6 +167,26 @@ inline bool pair_heads(int64_t batch, int64_t heads_kv, int64_t group, int64_t h
   const double bytes = 2.0 * double(batch) * double(heads_kv) * double(max_rows) * double(head_dim);
   return bytes >= kPairMinBytes && double(batch) * double(heads_kv / 2) * double(cap) >= 2.0 * double(sms);
 }
+
+// Two m-tiles a CTA (several query tokens: decode.h, m_tiles_per_cta; decode_kernel.cuh, MB): a
+// KV head's G x q_len query rows beyond 16 are computed 32 a CTA against each K/V tile it streams,
+// instead of each 16 by a CTA of their own that streams the same tiles again (from L2). It halves
+// the CTAs and doubles each one's MMAs: measured against one m-tile a CTA (sweep.py --q-len 2 and 4,
+// the 162 cases of two m-tiles and more at head_dim 128, H200, runs A B B A, 2026-12-04), it gains
+// where each CTA streams long rows (16-bit B = 128: x1.12-1.58 in sequence; B = 1 N = 64K at G x
+// q_len = 28: x1.41) and loses where the rows a CTA are few (B = 1 N = 1K: x0.53-0.60; the split
+// count is capped at a tile a warp) and on fp8 caches, whose tiles' computation already paces one
+// m-tile (x0.49-0.80 on most cases, x1.13-1.22 at B = 128). The rule: 16-bit caches whose
+// two-m-tile CTAs each attend at least kTwoTileRows rows of the longest sequence at the split count
+// the plan chooses for them. Within 5% of the better of the two on 147 (isolated) and 143 (in
+// sequence) of the 162 cases, 138 in both, against 125 / 107 / 107 for one m-tile always and 56 /
+// 79 for two always (thresholds of 512 and 1 536 rows: 132 and 126 in both; bench/decode/ab.sh
+// data replayed offline).
+inline constexpr int64_t kTwoTileRows = 1024;
+inline bool can_two_m_tiles(int64_t q_len, int64_t head_dim, int64_t kv_bytes) {
+  return q_len > 1 && head_dim <= 128 && kv_bytes == 2;
+}
+inline bool two_m_tiles(int64_t max_rows, int64_t splits) { return (max_rows + splits - 1) / splits >= kTwoTileRows; }
 
 // Whether the first wave's CTAs prefetch their first K/V tiles into L2 before the dependency wait
 // (decode_kernel.cuh, prefetch_before_wait): for contiguous 16-bit caches whose CTAs attend at

@@ -187,8 +187,9 @@ static_assert(
     }(),
     "decode: S's accumulators are not P's A fragment");
 
-// Compile-time configuration for head dimension D and cache type KvType.
-template <int D, int KvType>
+// Compile-time configuration for head dimension D, cache type KvType and MB row blocks of 16 query
+// rows a CTA (decode_kernel.cuh: MB > 1 for several query tokens).
+template <int D, int KvType, int MB = 1>
 struct Config {
   static constexpr int kKvBytes = dtype_bytes(KvType);
   static constexpr bool kFp8 = kKvBytes == 1;
@@ -200,23 +201,30 @@ struct Config {
                                      ? COTILE_DECODE_MIN_STAGES
                                      : (kStagesRaw > COTILE_DECODE_MAX_STAGES ? COTILE_DECODE_MAX_STAGES : kStagesRaw);
   static constexpr int kQr = 2 * D;  // bytes of a Q row as loaded (<= 2 bytes an element) and as computed
-  static constexpr bool kQInRegisters = COTILE_DECODE_Q_IN_REGISTERS && D <= 128;  // else re-read per tile (ldmatrix)
+  static constexpr bool kQInRegisters =
+      COTILE_DECODE_Q_IN_REGISTERS && D * MB <= 128;  // else re-read per tile (ldmatrix)
   // Shared memory: Q as loaded | Q in compute type, MMA column order | K/V stages (later: the merge).
-  static constexpr int kQRawBytes = kRows * kQr;
-  static constexpr int kQcBytes = kRows * kQr;
+  // Several row blocks convert Q where it was loaded (kQInPlace), so that their CTA keeps the
+  // one-block CTA's shared memory (two CTAs an SM).
+  static constexpr bool kQInPlace = MB > 1;
+  static constexpr int kQRawBytes = MB * kRows * kQr;
+  static constexpr int kQcBytes = kQInPlace ? 0 : kRows * kQr;
   static constexpr int kPipeBytes = kWarps * kStages * 2 * kTile;
   // Floats per row of the warps' merge, padded so that the 8 lanes of one store phase hit distinct
   // banks: rows g, g + 1 are 8 banks apart for the 8-byte (16-bit caches), 16 for the 16-byte
   // stores (fp8).
   static constexpr int kMergeRow = D + (kFp8 ? 16 : 8);
-  static constexpr int kMergeBytes = kWarps * kRows * kMergeRow * 4 + 2 * kWarps * kRows * 4;
-  static constexpr int kMergeArea = kPipeBytes > kMergeBytes ? kPipeBytes : kMergeBytes;  // after Q
+  static constexpr int kMergeBytes = kWarps * kRows * kMergeRow * 4 + 2 * kWarps * kRows * 4;  // a row block's
+  // The split merge's scratch (merge.cuh, merge_workspace): where the buffers were with one row
+  // block, after every block's with several (their merges run one after the other).
+  static constexpr int kScratchBytes = (kMaxSplits * kRows + kRows + kThreads * 8) * 4;
+  static constexpr int kMergeAll = MB == 1 ? kMergeBytes : MB * kMergeBytes + kScratchBytes;
+  static constexpr int kMergeArea = kPipeBytes > kMergeAll ? kPipeBytes : kMergeAll;  // after Q
   static constexpr int kSmem = kQRawBytes + kQcBytes + kMergeArea + 16;
   static_assert(D == 64 || D == 128 || D == 256, "decode: head_dim must be 64, 128 or 256");
   static_assert(kSmem <= 227 * 1024,
                 "decode: the CTA's shared memory (Q, stages, merge) exceeds sm_90's 227 KB per CTA");
-  static_assert((kMaxSplits * kRows + kRows + kThreads * 8) * 4 <= kMergeArea,
-                "the split merge (merge.cuh) fits where the stages were");
+  static_assert(kScratchBytes <= kMergeArea, "the split merge (merge.cuh) fits where the stages were");
 
   // Compute column k of Q / K (the MMA's K index) holds head-dim element qk_column(k). fp8 K
   // fragments come from ldmatrix as 4 consecutive bytes (d = 4c..4c+3 for lane c = l % 4), which
@@ -393,16 +401,16 @@ struct TilePages {
   }
 };
 
-// Q (16 rows of RQ bytes) into shared memory: the cotiled copy of docs/qload.md §7 over 16-byte cp.async,
+// Q (M rows of RQ bytes) into shared memory: the cotiled copy of docs/qload.md §7 over 16-byte cp.async,
 // zero fill for rows >= valid_rows (§8.3). Row r is at q + rows(first_row + r) (bytes; `rows` the
 // layout of the unit's query rows, decode_kernel.cuh q_row). pair_rows > 0 (a pair of KV heads, decode_kernel.cuh):
 // rows < pair_rows fill bytes [0, RQ / 2) from their first RQ / 2 bytes and zero the rest, the
 // other rows the reverse (their bytes [RQ / 2, RQ) from their first RQ / 2).
-template <int RQ, class Rows>
+template <int RQ, int M = kRows, class Rows>
 __device__ __forceinline__ void load_q(const uint8_t* q, const Rows& rows, int first_row, int valid_rows, int pair_rows,
                                        uint8_t* sq, int tid) {
-  constexpr int kAtomThreads = RQ < kThreads ? RQ : kThreads;  // one 16-byte chunk each; 16 * RQ / 16 chunks
-  const auto data = ct::make_layout(ct::make_shape(_16{}, Int<RQ>{}), ct::make_stride(Int<RQ>{}, _1{}));
+  constexpr int kAtomThreads = RQ < kThreads ? RQ : kThreads;  // one 16-byte chunk each; M * RQ / 16 chunks
+  const auto data = ct::make_layout(ct::make_shape(Int<M>{}, Int<RQ>{}), ct::make_stride(Int<RQ>{}, _1{}));
   const auto atom = ct::make_layout(ct::make_shape(Int<kAtomThreads>{}, _16{}), ct::make_stride(_16{}, _1{}));
   const auto copy = ct::make_cotiled_copy<CopyOp::kCpAsync16B, Elem::kE4M3>(atom, data);
   if (tid >= kAtomThreads) return;

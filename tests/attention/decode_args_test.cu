@@ -24,7 +24,7 @@ DecodePlan plan() {
   p.shape = shape();
   p.group = 4, p.m_tiles = 1, p.splits = 4, p.grid = 32, p.ctas_per_sm = 2, p.sms = 132, p.cluster = 1;
   p.smem_bytes = 227 << 10;  // at least what any of the kernels needs (the most a CTA can have)
-  p.kv_heads_per_cta = 1;
+  p.kv_heads_per_cta = 1, p.m_tiles_per_cta = 1;
   p.workspace_bytes = 1 << 20;
   return p;
 }
@@ -149,6 +149,12 @@ TEST(DecodeArgs, UnfilledPlanIsRefused) {
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
   p = plan(), p.kv_heads_per_cta = 2, p.grid = 16;  // pairs are for head_dim 64 only
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
+  p = plan(), p.m_tiles_per_cta = 0;  // 1 or 2
+  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
+  p = plan(), p.m_tiles_per_cta = 2;  // one m-tile: a CTA takes it alone
+  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
+  p = plan(), p.shape.q_len = 8, p.m_tiles = 2, p.m_tiles_per_cta = 2, p.grid = 64;  // 2 m-tiles, 1 CTA: 8 x 4
+  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
 }
 
 TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
@@ -198,6 +204,18 @@ TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
   st = cotile::attention::decode_plan(s, &p);
   EXPECT_EQ(st.code, COTILE_ERROR_UNSUPPORTED);
   EXPECT_NE(st.message.find("kv_heads_per_cta = 2 with q_len = 2; pairs take one query token a sequence"),
+            std::string::npos)
+      << st.message;
+  s = shape(), s.m_tiles_per_cta = 3;
+  st = cotile::attention::decode_plan(s, &p);
+  EXPECT_EQ(st.code, COTILE_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(st.message.find("m_tiles_per_cta = 3 must be 0 (chosen by the plan), 1 or 2"), std::string::npos)
+      << st.message;
+  s = shape(), s.kv_type = COTILE_E4M3, s.q_len = 2, s.m_tiles_per_cta = 2;
+  st = cotile::attention::decode_plan(s, &p);
+  EXPECT_EQ(st.code, COTILE_ERROR_UNSUPPORTED);
+  EXPECT_NE(st.message.find("m_tiles_per_cta = 2 with q_len = 2, head_dim = 128, kv_type = e4m3; two m-tiles a CTA "
+                            "need several query tokens, head_dim 64 or 128 and a 16-bit cache"),
             std::string::npos)
       << st.message;
   EXPECT_EQ(cotile_decode_plan(nullptr, &p), COTILE_ERROR_INVALID_ARGUMENT);
@@ -389,6 +407,22 @@ TEST(DecodePlan, PairHeadsRule) {
   EXPECT_FALSE(pair_heads(8, 16, 1, 64, 1, 1024, 132));    // Qwen1.5-0.5B B=8 N=1K: 16 MiB
   EXPECT_FALSE(pair_heads(1, 2, 7, 64, 1, 262144, 132));   // Qwen2.5-0.5B B=1 N=256K: 64 MiB, one pair: 128 CTAs
   EXPECT_TRUE(pair_heads(3, 2, 7, 64, 1, 262144, 132));    // three pairs: 384 CTAs
+}
+
+// Two m-tiles a CTA: several tokens of a 16-bit cache at head_dim 64 or 128, whose two-m-tile CTAs
+// each attend at least 1 024 rows of the longest sequence.
+TEST(DecodePlan, TwoMTilesRule) {
+  using cotile::attention::detail::can_two_m_tiles;
+  using cotile::attention::detail::two_m_tiles;
+  EXPECT_TRUE(can_two_m_tiles(2, 128, 2));
+  EXPECT_TRUE(can_two_m_tiles(8, 64, 2));
+  EXPECT_FALSE(can_two_m_tiles(1, 128, 2));  // one token: up to 32 heads, 16 rows a CTA
+  EXPECT_FALSE(can_two_m_tiles(4, 256, 2));  // O of 32 rows does not fit a thread's registers
+  EXPECT_FALSE(can_two_m_tiles(4, 128, 1));  // fp8: the tiles' computation paces one m-tile already
+  EXPECT_TRUE(two_m_tiles(16384, 16));       // 1 024 rows a CTA
+  EXPECT_FALSE(two_m_tiles(16368, 16));      // 1 023 rows
+  EXPECT_FALSE(two_m_tiles(1024, 16));       // B = 1 N = 1K: 64 rows a CTA
+  EXPECT_TRUE(two_m_tiles(4096, 1));
 }
 
 // The stagger of the first wave's later slots: grids of several waves only, ~3 us in cycles of

@@ -94,11 +94,14 @@ struct Case {
   int layout = COTILE_KV_ANY;  // the plan's kv_layout (NHD: it may pair heads by choice)
   int expect_per_cta = 0;      // > 0: the plan must choose this kv_heads_per_cta
   int q_len = 1;               // query tokens a sequence (in the cache's last q_len rows, or appended)
+  int m_tiles_per_cta = 0;     // 0: the plan's choice; 1 or 2 forced (decode.h)
+  int expect_m_tiles = 0;      // > 0: the plan must choose this m_tiles_per_cta
   // Whether pairs of KV heads can run this case (decode.h, kv_heads_per_cta).
   bool can_pair() const {
     return (kv_type == COTILE_E4M3 || kv_type == COTILE_E5M2) && D == 64 && G <= 8 && Hkv % 2 == 0 && q_len == 1;
   }
   std::string name() const {
+    const std::string tiles = m_tiles_per_cta ? " m_tiles_per_cta=" + std::to_string(m_tiles_per_cta) : "";
     static const char* dt[] = {"f16", "bf16", "e4m3", "e5m2"};
     char s[256];
     std::snprintf(s, sizeof s, "B=%d N=%d G=%d D=%d Hkv=%d %s%s%s%s q=%s kv=%s o=%s cap=%g win=%d%s%s%s", B, N, G, D,
@@ -113,6 +116,7 @@ struct Case {
     if (late_writes) std::strncat(s, " late-writes", sizeof s - std::strlen(s) - 1);
     if (pairs) std::strncat(s, " pairs", sizeof s - std::strlen(s) - 1);
     if (q_len > 1) std::strncat(s, (" q_len=" + std::to_string(q_len)).c_str(), sizeof s - std::strlen(s) - 1);
+    std::strncat(s, tiles.c_str(), sizeof s - std::strlen(s) - 1);
     return s;
   }
 };
@@ -219,7 +223,8 @@ bool run_case(const Case& c) {
   a.lse = lse.as<float>();
 
   cotile_decode_shape_t shape{
-      B, Hq, c.Hkv, D, c.N + (c.append ? T : 0), c.q_type, c.kv_type, c.o_type, 0, c.splits, c.pairs, c.layout, T};
+      B,        Hq,      c.Hkv,    D, c.N + (c.append ? T : 0), c.q_type, c.kv_type, c.o_type, 0,
+      c.splits, c.pairs, c.layout, T, c.m_tiles_per_cta};
   cotile::attention::DecodePlan plan{};
   auto st = cotile::attention::decode_plan(shape, &plan);
   bool solo = false;
@@ -231,6 +236,21 @@ bool run_case(const Case& c) {
       (c.expect_per_cta && plan.kv_heads_per_cta != c.expect_per_cta)) {
     std::printf("FAIL %s: plan.kv_heads_per_cta = %d\n", c.name().c_str(), plan.kv_heads_per_cta);
     return ++g_failures, false;
+  }
+  {  // the m-tiles (16 query rows) a CTA: one, or two where forced or chosen (several tokens, a 16-bit cache,
+     // head_dim <= 128, two m-tiles or more); the grid holds ceil(m_tiles / m_tiles_per_cta) CTAs a split
+    const int m_tiles = (c.G * c.q_len + 15) / 16, per_cta = plan.m_tiles_per_cta;
+    const bool can_two =
+        c.q_len > 1 && c.D <= 128 && (c.kv_type == COTILE_F16 || c.kv_type == COTILE_BF16) && m_tiles > 1;
+    const long long ctas = (long long)c.B * (c.Hkv / plan.kv_heads_per_cta) * ((m_tiles + per_cta - 1) / per_cta);
+    if (plan.m_tiles != m_tiles || (per_cta != 1 && !(per_cta == 2 && can_two)) ||
+        (c.m_tiles_per_cta && per_cta != (can_two ? c.m_tiles_per_cta : 1)) ||
+        (c.expect_m_tiles && per_cta != c.expect_m_tiles) || plan.grid != ctas * plan.splits) {
+      std::printf(
+          "FAIL %s: plan.m_tiles = %d, m_tiles_per_cta = %d, grid = %d; expected %d m-tiles, %lld CTAs a split\n",
+          c.name().c_str(), plan.m_tiles, per_cta, plan.grid, m_tiles, ctas);
+      return ++g_failures, false;
+    }
   }
   // Small grids of portable clusters fit on sm_90 (the q_len cases' m-tiles make grids whose clusters
   // the plan may find costlier: their lines say which merge ran).
@@ -518,6 +538,7 @@ int main(int argc, char** argv) {
       c.append = (i / 4) % 2 == 1, c.remap = i % 7 == 3;
       c.window = i % 5 == 2 ? 40 : 0, c.softcap = i % 6 == 5 ? 30.0f : 0.0f, c.per_head_scale = i % 4 == 3;
       c.splits = c.N >= 100 ? splits[i % 8] : 0;
+      if (i % 3 == 1 && c.kv_type <= COTILE_BF16 && c.D <= 128) c.m_tiles_per_cta = 2;  // where it has 2 m-tiles
       if (quick) c.N = std::min(c.N, 1000);
       run_case(c);
     }
@@ -527,6 +548,27 @@ int main(int argc, char** argv) {
     Case waves{64, 1500, 4, 128, 8, Cache::kPaged, 16, false, false, COTILE_F16, COTILE_E4M3, COTILE_F16};
     waves.q_len = 4, waves.splits = 12, waves.window = 500;  // 512 units x 12 splits: several waves
     if (!quick) run_case(waves);
+    // Two m-tiles a CTA (32 query rows), a CTA's second m-tile empty (3 m-tiles: 2 CTAs a head), through
+    // each merge: a cluster, spread over one wave, the last CTA of several waves; the append and a
+    // window cut the tokens' rows in the middle of a tile.
+    Case odd{3, 2000, 5, 64, 2, Cache::kBNHD, 0, false, true, COTILE_F16, COTILE_BF16, COTILE_BF16};
+    odd.q_len = 8, odd.splits = 8, odd.window = 300, odd.m_tiles_per_cta = 2;
+    run_case(odd);
+    Case spread{2, 4000, 7, 128, 2, Cache::kPaged, 16, true, true, COTILE_F16, COTILE_BF16, COTILE_F16};
+    spread.q_len = 3, spread.splits = 20, spread.softcap = 30.0f, spread.m_tiles_per_cta = 2;
+    run_case(spread);
+    Case last{32, 1200, 12, 64, 8, Cache::kPaged, 64, false, false, COTILE_BF16, COTILE_F16, COTILE_BF16};
+    last.q_len = 4, last.splits = 12, last.per_head_scale = true;  // 32 x 8 x 2 CTAs x 12 splits: several waves
+    last.m_tiles_per_cta = 2;
+    if (!quick) run_case(last);
+    // The plan's own choice of two m-tiles: 16-bit, CTAs of >= 1 024 rows (plan.hpp, two_m_tiles); and fp8,
+    // which it never gives two.
+    Case chosen{16, 16384, 16, 128, 1, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
+    chosen.q_len = 2, chosen.expect_m_tiles = 2;
+    if (!quick) run_case(chosen);
+    Case fp8_wide{1, 3000, 16, 128, 1, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_E4M3, COTILE_F16};
+    fp8_wide.q_len = 4, fp8_wide.expect_m_tiles = 1;  // 64 rows: 4 CTAs of 16, the plan's splits
+    run_case(fp8_wide);
   }
   if (!quick) {
     // Pairs by the plan's choice: a paged fp8 cache of 128 MiB, head_dim 64, 16 KV heads (Qwen1.5-0.5B).

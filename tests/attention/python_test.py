@@ -95,6 +95,23 @@ for j in range(T):
     ref_j, _ = reference(qt[:, j], [kt[b, :ends[b]] for b in range(B)], [vt[b, :ends[b]] for b in range(B)], ends,
                          1 / math.sqrt(D), ones, ones)
     check(f"q_len 3 appended, token {j}", rel(out_ta[:, j], ref_j) < 4e-3, f"rel {rel(out_ta[:, j], ref_j):.2e}")
+# Two m-tiles a CTA (G x q_len = 8 x 3 = 24 query rows, 32 a CTA), forced, and one a CTA.
+Hkv2, ones2 = 2, torch.ones(2, device=dev)
+k2, v2 = torch.randn(B, N, Hkv2, D, device=dev, dtype=torch.float16), torch.randn(B, N, Hkv2, D, device=dev, dtype=torch.float16)
+for mt in (1, 2):
+    plan_m = cotile_decode.DecodePlan(B, Hq, Hkv2, D, N, torch.float16, torch.float16, torch.float16, q_len=T,
+                                      m_tiles_per_cta=mt)
+    out_m = plan_m.run(qt, k2, v2, torch.tensor(lens_t, dtype=torch.int32, device=dev))
+    check(f"m_tiles_per_cta {mt}: the plan's", plan_m.m_tiles_per_cta == mt, str(plan_m.m_tiles_per_cta))
+    for j in range(T):
+        ends = [max(0, L - T + 1 + j) for L in lens_t]
+        ref_j, _ = reference(qt[:, j], [k2[b, :ends[b]] for b in range(B)], [v2[b, :ends[b]] for b in range(B)], ends,
+                             1 / math.sqrt(D), ones2, ones2)
+        check(f"m_tiles_per_cta {mt}, token {j}", rel(out_m[:, j], ref_j) < 4e-3, f"rel {rel(out_m[:, j], ref_j):.2e}")
+raises("two m-tiles of an fp8 cache", lambda: cotile_decode.DecodePlan(1, 16, 1, 128, 10, kv_dtype=torch.float8_e4m3fn,
+                                                                       q_len=2, m_tiles_per_cta=2),
+       "m_tiles_per_cta = 2 with q_len = 2, head_dim = 128, kv_type = e4m3; two m-tiles a CTA need several query tokens, "
+       "head_dim 64 or 128 and a 16-bit cache")
 raises("q_len 3: q of one token", lambda: plan_t.run(q, k, v, seqlen), "q:")
 raises("q_len in plan", lambda: cotile_decode.DecodePlan(1, 8, 2, 128, 10, q_len=9), "q_len = 9")
 
