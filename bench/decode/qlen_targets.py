@@ -8,6 +8,14 @@ most 1.15x its time with one token (the bytes read are the same), under (a), (b)
 
 Prints, per mode: the cases compared, how many are within the bound, the geomean cost and the
 worst cases (named); exit 1 when a CSV is not what it should be (no cotile rows, or its q_len).
+
+The plan's choice of m-tiles a CTA (plan.hpp, two_m_tiles) against the better forced choice, from
+three runs of the same q_len (the plan's, and --m-tiles-per-cta 1 and 2):
+
+    python3 bench/decode/qlen_targets.py --m-tiles DIR/q4/sweep.csv DIR/q4_m1/sweep.csv DIR/q4_m2/sweep.csv
+
+Per mode (a) and (b): the cases where the two forced runs differ (the cases that can take two),
+how many have the plan within 5% of the better, and the worst (named).
 """
 import csv
 import math
@@ -69,16 +77,48 @@ def report(one_rows, many_rows):
     return lines
 
 
+ORACLE_SLACK = 1.05
+
+
+def m_tile_report(plan_rows, one_rows, two_rows):
+    """The verdict lines of the plan's m-tiles a CTA against the better of one and two forced."""
+    q = int(float(next(r for r in plan_rows if r.get("kernel") == "cotile").get("q_len") or 1))
+    plan, one, two = (cotile_rows(rows, q) for rows in (plan_rows, one_rows, two_rows))
+    lines = [f"q_len {q}: the plan's m-tiles a CTA within {ORACLE_SLACK:.2f}x of the better of 1 and 2 forced, "
+             "on the cases that can take two:"]
+    for mode in "ab":
+        judged = []
+        for key, r in plan.items():
+            o, t = one.get(key), two.get(key)
+            if o is None or t is None or int(float(t.get("m_tiles_per_cta") or 1)) != 2:
+                continue
+            best = min(T.num(o, f"{mode}_us"), T.num(t, f"{mode}_us"))
+            c = T.ratio(T.num(r, f"{mode}_us"), best)
+            if c is not None:
+                judged.append((c, r))
+        if not judged:
+            lines.append(f"  not judged ({mode}): no case took two m-tiles forced")
+            continue
+        judged.sort(key=lambda x: -x[0])
+        within = sum(c <= ORACLE_SLACK for c, _ in judged)
+        worst = "; ".join(f"{T.case_name(r)} {c:.2f}x (plan: {int(float(r.get('m_tiles_per_cta') or 1))})"
+                          for c, r in judged[:T.MAX_NAMED] if c > ORACLE_SLACK)
+        lines.append(f"  ({mode}) {within} of {len(judged)} within" + (f"; worst: {worst}" if worst else ""))
+    return lines
+
+
 def main(argv):
-    if len(argv) != 3:
-        print("usage: python3 bench/decode/qlen_targets.py Q1_SWEEP.csv QN_SWEEP.csv", file=sys.stderr)
+    oracle = len(argv) == 5 and argv[1] == "--m-tiles"
+    if len(argv) != 3 and not oracle:
+        print("usage: python3 bench/decode/qlen_targets.py Q1_SWEEP.csv QN_SWEEP.csv\n"
+              "       python3 bench/decode/qlen_targets.py --m-tiles PLAN.csv M1.csv M2.csv", file=sys.stderr)
         return 2
     runs = []
-    for path in argv[1:]:
+    for path in argv[2 if oracle else 1:]:
         with open(path, newline="") as f:
             runs.append(list(csv.DictReader(f)))
     try:
-        print("\n".join(report(*runs)))
+        print("\n".join(m_tile_report(*runs) if oracle else report(*runs)))
     except (ValueError, StopIteration) as e:
         print(f"qlen_targets: {e or 'no cotile rows'}", file=sys.stderr)
         return 1

@@ -42,7 +42,10 @@ table's split column); where a case can pair (fp8, D = 64, G <= 8, even Hkv) the
 each count with one and with two heads a CTA, so that the plan's choice of pairs is judged too.
 Several query tokens (--q-len T, issue 28): q and out [B, T, Hq, D], the tokens the cache's last T
 rows, cotile and the read only (no PyTorch kernel here takes the tokens' causal offset); the CSV's
-q_len column says which, and qlen_targets.py judges a run against a one-token run.
+q_len column says which, and qlen_targets.py judges a run against a one-token run;
+--m-tiles-per-cta 1 or 2 forces the m-tiles (16 query rows) a CTA where a case can take them (the
+m_tiles_per_cta column: what ran), and `qlen_targets.py --m-tiles` judges the plan's choice against
+the better forced one.
 Host cost: DecodePlan.run's host time and torch.ops.cotile.decode's (python/cotile_ops.py;
 time.perf_counter over batches of 50 calls with the GPU otherwise idle, synchronized between
 batches), contiguous and paged, B = 1 (target <= 10 us).
@@ -71,11 +74,13 @@ import sweep_targets  # noqa: E402
 
 torch = F = cotile_decode = timing = None  # imported by gpu_imports(), so that --list needs no PyTorch
 Q_LEN = 1  # query tokens a sequence (--q-len): q and out [B, Q_LEN, Hq, D] when > 1
+M_TILES = 0  # m-tiles a CTA (--m-tiles-per-cta): 0 the plan's choice, 1 or 2 forced where a case can take it
 
 FIELDS = ["label", "models", "Hq", "Hkv", "D", "G", "B", "N", "kv", "layout", "page_size", "kv_MiB", "kv16_MiB", "kernel",
           "status", "a_us", "a_worst_us", "b_us", "c_us", "pct_read_a", "pct_read_b", "pct_read_c", "graphed",
           "calls_per_graph", "copies", "splits", "cluster", "kv_heads_per_cta", "grid", "rel_err", "oracle_a_splits", "oracle_a_us",
-          "plan_vs_oracle_a", "oracle_b_splits", "oracle_b_us", "plan_vs_oracle_b", "oracle", "probe_TBps", "q_len"]
+          "plan_vs_oracle_a", "oracle_b_splits", "oracle_b_us", "plan_vs_oracle_b", "oracle", "probe_TBps", "q_len",
+          "m_tiles_per_cta"]
 SDPA = (("cudnn", "CUDNN_ATTENTION"), ("flash", "FLASH_ATTENTION"), ("efficient", "EFFICIENT_ATTENTION"), ("math", "MATH"))
 MAX_REL_ERR = 2e-2
 
@@ -125,11 +130,17 @@ def make_inputs(case, copies):
                                  seqlen=torch.full((B,), N, dtype=torch.int32, device=dev), copies=copies)
 
 
+def m_tiles_for(case):
+    """The m_tiles_per_cta a plan of the case is given: --m-tiles-per-cta, where the case can take it
+    (two: several tokens, a 16-bit cache of head_dim <= 128; plan.hpp, can_two_m_tiles), else 0."""
+    return M_TILES if M_TILES != 2 or (Q_LEN > 1 and case.kv == "bf16" and case.D <= 128) else 0
+
+
 def cotile_calls(case, inp, splits=0, kv_heads_per_cta=0):
     kv_dtype = torch.bfloat16 if case.kv == "bf16" else torch.float8_e4m3fn
     plan = cotile_decode.DecodePlan(case.B, case.Hq, case.Hkv, case.D, case.N, q_dtype=torch.bfloat16, kv_dtype=kv_dtype,
                                     o_dtype=torch.bfloat16, splits=splits, kv_layout="NHD" if case.paged else "HND",
-                                    kv_heads_per_cta=kv_heads_per_cta, q_len=Q_LEN)
+                                    kv_heads_per_cta=kv_heads_per_cta, q_len=Q_LEN, m_tiles_per_cta=m_tiles_for(case))
     kw = dict(page_table=inp.page_table) if case.paged else dict(kv_layout="HND")
     return plan, [lambda i=i: plan.run(inp.qs[i], inp.ks[i], inp.vs[i], inp.seqlen, out=inp.outs[i], k_scale=inp.scale,
                                        v_scale=inp.scale, **kw) for i in range(inp.copies)]
@@ -256,7 +267,8 @@ def run_case(case, args, tm, flex, probe, log):
         try:
             if kern == "cotile":
                 plan, calls = cotile_calls(case, inp)
-                row.update(splits=plan.splits, cluster=plan.cluster, kv_heads_per_cta=plan.kv_heads_per_cta, grid=plan.grid,
+                row.update(splits=plan.splits, cluster=plan.cluster, kv_heads_per_cta=plan.kv_heads_per_cta,
+                           m_tiles_per_cta=plan.m_tiles_per_cta, grid=plan.grid,
                            rel_err=rel_error(case, inp, calls[0]))
                 row.update(tm.all_modes(calls, copies, args.reps))
                 if not args.no_oracle:
@@ -416,6 +428,8 @@ def parse_args(argv):
     ap.add_argument("--host-only", action="store_true", help="only the host time of one DecodePlan.run call")
     ap.add_argument("--deadline", type=float, default=530.0, help="seconds after which no new case starts")
     ap.add_argument("--q-len", type=int, default=1, help="query tokens a sequence (> 1: cotile and the read only)")
+    ap.add_argument("--m-tiles-per-cta", type=int, default=0, choices=(0, 1, 2),
+                    help="several tokens: 1 or 2 m-tiles (16 query rows) a CTA, forced where a case can take it")
     args = ap.parse_args(argv)
     if args.q_len > 1:  # no PyTorch kernel here takes the tokens' causal offset into the cache
         args.no_torch, args.flex = True, "none"
@@ -454,6 +468,8 @@ def main(argv):
     gpu_imports()
     global Q_LEN
     Q_LEN = args.q_len
+    global M_TILES
+    M_TILES = args.m_tiles_per_cta
     if Q_LEN > 1:
         log(f"q_len = {Q_LEN} query tokens a sequence (causal over the cache's last {Q_LEN} rows): cotile and the read only")
     torch.manual_seed(0)

@@ -30,7 +30,28 @@ OTHER = (16, 1, 128, 128, 8192)  # 512 MiB
 SMALL = (32, 8, 128, 1, 1024)    # 4 MiB: not judged
 
 
+def tiles(r, m):
+    """The row with its plan's m_tiles_per_cta."""
+    return dict(r, m_tiles_per_cta=m)
+
+
 class QlenTargets(unittest.TestCase):
+    def test_m_tile_oracle(self):
+        # BIG: the plan took 1 (12 us), forced 2 is faster (10): 1.20x; OTHER: the plan's 2 is the better;
+        # an fp8 case takes one m-tile even when two are asked for: not judged.
+        plan = [tiles(row(4, (12.0, 12.0, 12.0)), 1), tiles(row(4, (30.0, 31.0, 30.0), OTHER, label="X"), 2),
+                tiles(row(4, (5.0, 5.0, 5.0), kv="fp8-e4m3"), 1)]
+        one = [tiles(row(4, (12.0, 11.0, 12.0)), 1), tiles(row(4, (40.0, 30.0, 40.0), OTHER, label="X"), 1),
+               tiles(row(4, (5.0, 5.0, 5.0), kv="fp8-e4m3"), 1)]
+        two = [tiles(row(4, (10.0, 11.5, 10.0)), 2), tiles(row(4, (30.0, 31.0, 30.0), OTHER, label="X"), 2),
+               tiles(row(4, (4.0, 4.0, 4.0), kv="fp8-e4m3"), 1)]
+        self.assertEqual(Q.m_tile_report(plan, one, two), [
+            "q_len 4: the plan's m-tiles a CTA within 1.05x of the better of 1 and 2 forced, on the cases that can "
+            "take two:",
+            "  (a) 1 of 2 within; worst: Llama-3-8B (32,8,128) B=16 N=2048 bf16 HND 1.20x (plan: 1)",
+            "  (b) 1 of 2 within; worst: Llama-3-8B (32,8,128) B=16 N=2048 bf16 HND 1.09x (plan: 1)",
+        ])
+
     def test_met_and_not_met_named(self):
         one = [row(1, (10.0, 10.0, 10.0)), row(1, (40.0, 40.0, 40.0), OTHER, label="Llama-3.1-405B TP8"),
                row(1, (2.0, 2.0, 2.0), SMALL), row(1, (9.0, 9.0, 9.0), kernel="read")]
