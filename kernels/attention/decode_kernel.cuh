@@ -44,6 +44,7 @@ struct DecodeCta {
   using C = Config<D, KvType, MB>;
   static constexpr int kR = C::kR, kStages = C::kStages;
   static_assert(MB == 1 || Tokens, "decode: several row blocks a CTA are for several query tokens");
+  static_assert(MB == 1 || !C::kFp8, "decode: fp8 caches take one row block a CTA (plan.hpp, can_two_m_tiles)");
 
   const Params& p;
   uint8_t* smem;

@@ -31,34 +31,16 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::scores(const uin
     for (int ks = 0; ks < D / 16; ks += 2) {
       uint32_t m[4];
       arch::ldmatrix_x4(m[0], m[1], m[2], m[3], sk + (k_lane ^ (16 * ks)));
-      if constexpr (!C::kQInRegisters && MB > 1) {  // Q's fragments of k-steps ks, ks + 1 loaded once
-        uint32_t a[MB][2][4];
 #pragma unroll
-        for (int mb = 0; mb < MB; ++mb)
+      for (int i = 0; i < 4; ++i) {  // matrix i: rows 8 (i % 2) .., k-step ks + i / 2
+        uint32_t bf[2];
+        fp8x4_to_f16x2<KvType, false>(m[i], bf[0], bf[1]);
 #pragma unroll
-          for (int k = 0; k < 2; ++k) q_step(qa, mb, ks + k, a[mb][k]);
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matrix i: rows 8 (i % 2) .., k-step ks + i / 2
-          uint32_t bf[2];
-          fp8x4_to_f16x2<KvType, false>(m[i], bf[0], bf[1]);
-#pragma unroll
-          for (int mb = 0; mb < MB; ++mb) {
-            float(&acc)[2][4] = i / 2 ? odd[mb] : s[mb];
-            arch::mma_m16n8k16<false>(acc[i % 2], a[mb][i / 2], bf, acc[i % 2]);
-          }
-        }
-      } else {
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {  // matrix i: rows 8 (i % 2) .., k-step ks + i / 2
-          uint32_t bf[2];
-          fp8x4_to_f16x2<KvType, false>(m[i], bf[0], bf[1]);
-#pragma unroll
-          for (int mb = 0; mb < MB; ++mb) {
-            uint32_t a[4];
-            q_step(qa, mb, ks + i / 2, a);
-            float(&acc)[2][4] = i / 2 ? odd[mb] : s[mb];
-            arch::mma_m16n8k16<false>(acc[i % 2], a, bf, acc[i % 2]);
-          }
+        for (int mb = 0; mb < MB; ++mb) {
+          uint32_t a[4];
+          q_step(qa, mb, ks + i / 2, a);
+          float(&acc)[2][4] = i / 2 ? odd[mb] : s[mb];
+          arch::mma_m16n8k16<false>(acc[i % 2], a, bf, acc[i % 2]);
         }
       }
     }
