@@ -548,15 +548,18 @@ int main(int argc, char** argv) {
     Case waves{64, 1500, 4, 128, 8, Cache::kPaged, 16, false, false, COTILE_F16, COTILE_E4M3, COTILE_F16};
     waves.q_len = 4, waves.splits = 12, waves.window = 500;  // 512 units x 12 splits: several waves
     if (!quick) run_case(waves);
-    // Two m-tiles a CTA (32 query rows), a CTA's second m-tile empty (3 m-tiles: 2 CTAs a head), through
-    // each merge: a cluster, spread over one wave, the last CTA of several waves; the append and a
-    // window cut the tokens' rows in the middle of a tile.
+    // Two m-tiles a CTA (32 query rows) through each merge: spread over one wave with a CTA's second
+    // m-tile empty (3 m-tiles: 2 CTAs a head; the append and a window cut the tokens' rows in the
+    // middle of a tile) and with remap and soft-cap, in 2-CTA clusters, by the last CTA of several waves.
     Case odd{3, 2000, 5, 64, 2, Cache::kBNHD, 0, false, true, COTILE_F16, COTILE_BF16, COTILE_BF16};
     odd.q_len = 8, odd.splits = 8, odd.window = 300, odd.m_tiles_per_cta = 2;
     run_case(odd);
     Case spread{2, 4000, 7, 128, 2, Cache::kPaged, 16, true, true, COTILE_F16, COTILE_BF16, COTILE_F16};
     spread.q_len = 3, spread.splits = 20, spread.softcap = 30.0f, spread.m_tiles_per_cta = 2;
     run_case(spread);
+    Case clustered{16, 2048, 5, 128, 8, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
+    clustered.q_len = 4, clustered.splits = 2, clustered.m_tiles_per_cta = 2;  // the plan clusters them (sweep)
+    if (!quick) run_case(clustered);
     Case last{32, 1200, 12, 64, 8, Cache::kPaged, 64, false, false, COTILE_BF16, COTILE_F16, COTILE_BF16};
     last.q_len = 4, last.splits = 12, last.per_head_scale = true;  // 32 x 8 x 2 CTAs x 12 splits: several waves
     last.m_tiles_per_cta = 2;
