@@ -307,8 +307,8 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   Machine machine;
   SplitChoice choice;
   int solo_bytes = 0, per_sm = 0;
-  const bool can_two = per_cta == 1 && can_two_m_tiles(q_len_of(s), s.head_dim, dtype_bytes(s.kv_type)) &&
-                       LaunchHeads::of(s, 1, 1).m_tiles > 1;
+  // (LaunchHeads takes one where the rows are one m-tile; several tokens never pair KV heads.)
+  const bool can_two = can_two_m_tiles(q_len_of(s), s.head_dim, dtype_bytes(s.kv_type));
   cotile_status st = launch_for(s.m_tiles_per_cta == 2 || (s.m_tiles_per_cta == 0 && can_two) ? 2 : 1, lh, k, machine,
                                 choice, solo_bytes, per_sm);
   if (st != COTILE_OK) return st;

@@ -117,7 +117,7 @@ template <int D, int KvType, bool Pairs, bool Tokens, int MB>
 inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::write_output(int row, int d0, const float (&acc)[8],
                                                                              float inv, float lse2) const {
   const int m = kRows * m_tile + row;
-  if (m >= (Tokens ? p.group * p.q_len : p.group)) return;
+  if (m >= head_rows()) return;
   const int token = Tokens ? token_of_row(m) : 0, head = h * p.group + m - token * p.group;
   const int half = paired() && m >= p.pair_rows;
   if (paired()) {

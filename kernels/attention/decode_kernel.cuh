@@ -51,7 +51,8 @@ struct DecodeCta {
   int tid, warp, lane;
   int b, h, split;
   int m_tile, unit;     // the row block being merged (the CTA's first until the epilogue) and its unit
-  int blocks;           // the CTA's row blocks that hold query rows (<= MB)
+  int blocks;           // the CTA's row blocks that hold query rows (<= MB; derived in the epilogue
+                        // instead, the two-block kernels' code grew 1.5 KiB)
   int seqlen, lo, hi;   // this CTA's rows [lo, hi) of the sequence
   int first_end;        // L - q_len + 1: token 0 attends to rows [.., first_end), token j to [.., first_end + j)
   int valid_rows;       // query rows of the block m_tile that are the KV head's (<= 16, < G x q_len)
@@ -334,10 +335,13 @@ struct DecodeCta {
     else load_q<D, MB * kRows>(q, rows_at, kRows * m_tile, cta_rows(), pair_rows, smem, tid);
     arch::cp_async_commit();
   }
+  // The KV head's query rows (G x q_len), and those of `blocks` row blocks from m_tile on.
+  __device__ int head_rows() const { return Tokens ? p.group * p.q_len : p.group; }
+  __device__ int rows_from_m_tile(int blocks) const { return ::min(blocks * kRows, head_rows() - kRows * m_tile); }
   // The query rows of the CTA's blocks that are the KV head's.
-  __device__ int cta_rows() const {
-    return MB == 1 ? valid_rows : ::min(MB * kRows, (Tokens ? p.group * p.q_len : p.group) - kRows * m_tile);
-  }
+  __device__ int cta_rows() const { return MB == 1 ? valid_rows : rows_from_m_tile(MB); }
+  // CTAs a (sequence, KV head, split): one a row block of MB m-tiles.
+  __device__ int m_ctas() const { return (p.m_tiles + MB - 1) / MB; }
 
   // The token of the CTA's query row `row` (rows past the unit's: its last token).
   __device__ int token_of(int row) const { return ::min(token_of_row(kRows * m_tile + row), p.q_len - 1); }
@@ -371,7 +375,9 @@ struct DecodeCta {
     if (paired() && lc.byte >= kR / 2)
       rows.move_bases(pair_byte(lc.byte, p.k_sh) - lc.byte, pair_byte(lc.byte, p.v_sh) - lc.byte,
                       pair_byte(lc.byte, p.kn_sh) - lc.byte, pair_byte(lc.byte, p.vn_sh) - lc.byte);
-    kv_policy = arch::l2_policy(MB == 1 ? p.m_tiles == 1 : p.m_tiles <= MB);  // several CTAs read the same K/V
+    // Evict-first unless several CTAs of a head read the same K/V (the others hit L2): m_ctas() > 1,
+    // written out (through m_ctas() the two-block kernels' code grew 128 bytes).
+    kv_policy = arch::l2_policy(MB == 1 ? p.m_tiles == 1 : p.m_tiles <= MB);
     if (rows.pages && rows.log2_page < TilePages::kLog2PageLimit) tile_pages.start(page_entries(), lane);
 #pragma unroll 1
     for (int t = 0; t < kStages - 1; ++t) {
@@ -514,14 +520,15 @@ struct DecodeCta {
     finish(0);
     // The CTA's other row blocks, one after the other (a block's merge may use the shared memory
     // after every block's buffers, and `last`).
-    if constexpr (MB > 1)
+    if constexpr (MB > 1) {
 #pragma unroll 1
       for (int mb = 1; mb < blocks; ++mb) {
         __syncthreads();
         m_tile += 1, unit += 1;
-        valid_rows = ::min(kRows, (Tokens ? p.group * p.q_len : p.group) - kRows * m_tile);
+        valid_rows = rows_from_m_tile(1);
         finish(mb);
       }
+    }
   }
 
   // ---- the epilogue (decode_epilogue.cuh) -----------------------------------------------------
@@ -547,21 +554,25 @@ __global__ void __launch_bounds__(kThreads, COTILE_DECODE_MIN_CTAS) decode_kerne
   cta.warp = cta.tid / 32;
   cta.lane = cta.tid % 32;
   cta.split = int(blockIdx.x) % p.splits;  // = the rank in the cluster when clustered
+  // CTA = ((b * Hkv + h) * m_ctas + c) * splits + split, of m-tiles MB c ..; the unit (b, h, m-tile)
+  // of its first, (b * Hkv + h) * m_tiles + m-tile: with one m-tile a CTA, the CTA's split group
+  // (computed from it: the same arithmetic in the other order made the fp8 kernels' code 11 KiB
+  // smaller, a change of their SASS not measured).
   if constexpr (MB == 1) {
     cta.unit = int(blockIdx.x) / p.splits;
     cta.m_tile = cta.unit % p.m_tiles;
     cta.h = cta.unit / p.m_tiles % p.heads_kv;
     cta.b = cta.unit / p.m_tiles / p.heads_kv;
     cta.blocks = 1;
-  } else {  // CTA = ((b * Hkv + h) * ceil(m_tiles / MB) + c) * splits + split: m-tiles MB c ..
-    const int m_ctas = (p.m_tiles + MB - 1) / MB, c = int(blockIdx.x) / p.splits;
+  } else {
+    const int c = int(blockIdx.x) / p.splits, m_ctas = cta.m_ctas();
     cta.m_tile = MB * (c % m_ctas);
     cta.h = c / m_ctas % p.heads_kv;
     cta.b = c / m_ctas / p.heads_kv;
     cta.unit = (cta.b * p.heads_kv + cta.h) * p.m_tiles + cta.m_tile;
     cta.blocks = ::min(MB, p.m_tiles - cta.m_tile);
   }
-  cta.valid_rows = ::min(kRows, (Tokens ? p.group * p.q_len : p.group) - kRows * cta.m_tile);
+  cta.valid_rows = cta.rows_from_m_tile(1);
   if constexpr (Tokens) cta.inv_group = __fdividef(1.0f, float(p.group));
   // A programmatic dependent launch: this CTA may start during the previous kernel's tail, so
   // global memory is used only after that kernel completes; before, at most L2 prefetch hints.

@@ -55,6 +55,13 @@ void expect_error(const std::pair<cotile_status, std::string>& r, cotile_status 
   EXPECT_NE(r.second.find(words), std::string::npos) << "message: " << r.second << "\nexpected to contain: " << words;
 }
 
+// Plan a shape; returns (code, message).
+std::pair<cotile_status, std::string> plan_of(const DecodeShape& s) {
+  DecodePlan p{};
+  const auto st = cotile::attention::decode_plan(s, &p);
+  return {st.code, st.message};
+}
+
 TEST(DecodeArgs, NullTensorsAreNamed) {
   DecodeArgs a = args();
   a.q = nullptr;
@@ -158,66 +165,39 @@ TEST(DecodeArgs, UnfilledPlanIsRefused) {
 }
 
 TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
-  DecodePlan p{};
   DecodeShape s = shape();
   s.heads_q = 18;
-  auto st = cotile::attention::decode_plan(s, &p);
-  EXPECT_EQ(st.code, COTILE_ERROR_INVALID_ARGUMENT);
-  EXPECT_NE(st.message.find("heads_q = 18 is not a multiple of heads_kv = 4"), std::string::npos) << st.message;
+  expect_error(plan_of(s), COTILE_ERROR_INVALID_ARGUMENT, "heads_q = 18 is not a multiple of heads_kv = 4");
   s = shape(), s.head_dim = 96;
-  st = cotile::attention::decode_plan(s, &p);
-  EXPECT_EQ(st.code, COTILE_ERROR_UNSUPPORTED);
-  EXPECT_NE(st.message.find("head_dim = 96; supported: 64, 128, 256"), std::string::npos) << st.message;
+  expect_error(plan_of(s), COTILE_ERROR_UNSUPPORTED, "head_dim = 96; supported: 64, 128, 256");
   s = shape(), s.heads_q = 4 * 33;
-  st = cotile::attention::decode_plan(s, &p);
-  EXPECT_NE(st.message.find("group heads_q / heads_kv = 33; supported: 1 to 32"), std::string::npos) << st.message;
+  expect_error(plan_of(s), COTILE_ERROR_UNSUPPORTED, "group heads_q / heads_kv = 33; supported: 1 to 32");
   s = shape(), s.o_type = COTILE_E4M3;
-  st = cotile::attention::decode_plan(s, &p);
-  EXPECT_NE(st.message.find("o_type = e4m3"), std::string::npos) << st.message;
+  expect_error(plan_of(s), COTILE_ERROR_UNSUPPORTED, "o_type = e4m3");
   s = shape(), s.splits = 129;
-  st = cotile::attention::decode_plan(s, &p);
-  EXPECT_NE(st.message.find("splits = 129 must be 0 (chosen by the plan) or 1 to 128"), std::string::npos)
-      << st.message;
+  expect_error(plan_of(s), COTILE_ERROR_INVALID_ARGUMENT, "splits = 129 must be 0 (chosen by the plan) or 1 to 128");
   s = shape(), s.kv_layout = 3;
-  st = cotile::attention::decode_plan(s, &p);
-  EXPECT_EQ(st.code, COTILE_ERROR_INVALID_ARGUMENT);
-  EXPECT_NE(st.message.find("kv_layout = 3 must be COTILE_KV_ANY (0), COTILE_KV_NHD (1) or COTILE_KV_HND (2)"),
-            std::string::npos)
-      << st.message;
+  expect_error(plan_of(s), COTILE_ERROR_INVALID_ARGUMENT,
+               "kv_layout = 3 must be COTILE_KV_ANY (0), COTILE_KV_NHD (1) or COTILE_KV_HND (2)");
   s = shape(), s.kv_heads_per_cta = 3;
-  st = cotile::attention::decode_plan(s, &p);
-  EXPECT_EQ(st.code, COTILE_ERROR_INVALID_ARGUMENT);
-  EXPECT_NE(st.message.find("kv_heads_per_cta = 3 must be 0 (chosen by the plan), 1 or 2"), std::string::npos)
-      << st.message;
+  expect_error(plan_of(s), COTILE_ERROR_INVALID_ARGUMENT,
+               "kv_heads_per_cta = 3 must be 0 (chosen by the plan), 1 or 2");
   s = shape(), s.kv_heads_per_cta = 2;  // f16, head_dim 128
-  st = cotile::attention::decode_plan(s, &p);
-  EXPECT_EQ(st.code, COTILE_ERROR_UNSUPPORTED);
-  EXPECT_NE(st.message.find("kv_heads_per_cta = 2 with head_dim = 128, kv_type = f16, G = 4, heads_kv = 4; pairs "
-                            "need an fp8 cache, head_dim 64, G <= 8 and an even heads_kv"),
-            std::string::npos)
-      << st.message;
+  expect_error(plan_of(s), COTILE_ERROR_UNSUPPORTED,
+               "kv_heads_per_cta = 2 with head_dim = 128, kv_type = f16, G = 4, heads_kv = 4; pairs need an fp8 "
+               "cache, head_dim 64, G <= 8 and an even heads_kv");
   s = shape(), s.q_len = 9;
-  st = cotile::attention::decode_plan(s, &p);
-  EXPECT_EQ(st.code, COTILE_ERROR_UNSUPPORTED);
-  EXPECT_NE(st.message.find("q_len = 9; supported: 1 to 8 (0: 1)"), std::string::npos) << st.message;
+  expect_error(plan_of(s), COTILE_ERROR_UNSUPPORTED, "q_len = 9; supported: 1 to 8 (0: 1)");
   s = shape(), s.head_dim = 64, s.kv_type = COTILE_E4M3, s.kv_heads_per_cta = 2, s.q_len = 2;
-  st = cotile::attention::decode_plan(s, &p);
-  EXPECT_EQ(st.code, COTILE_ERROR_UNSUPPORTED);
-  EXPECT_NE(st.message.find("kv_heads_per_cta = 2 with q_len = 2; pairs take one query token a sequence"),
-            std::string::npos)
-      << st.message;
+  expect_error(plan_of(s), COTILE_ERROR_UNSUPPORTED,
+               "kv_heads_per_cta = 2 with q_len = 2; pairs take one query token a sequence");
   s = shape(), s.m_tiles_per_cta = 3;
-  st = cotile::attention::decode_plan(s, &p);
-  EXPECT_EQ(st.code, COTILE_ERROR_INVALID_ARGUMENT);
-  EXPECT_NE(st.message.find("m_tiles_per_cta = 3 must be 0 (chosen by the plan), 1 or 2"), std::string::npos)
-      << st.message;
+  expect_error(plan_of(s), COTILE_ERROR_INVALID_ARGUMENT, "m_tiles_per_cta = 3 must be 0 (chosen by the plan), 1 or 2");
   s = shape(), s.kv_type = COTILE_E4M3, s.q_len = 2, s.m_tiles_per_cta = 2;
-  st = cotile::attention::decode_plan(s, &p);
-  EXPECT_EQ(st.code, COTILE_ERROR_UNSUPPORTED);
-  EXPECT_NE(st.message.find("m_tiles_per_cta = 2 with q_len = 2, head_dim = 128, kv_type = e4m3; two m-tiles a CTA "
-                            "need several query tokens, head_dim 64 or 128 and a 16-bit cache"),
-            std::string::npos)
-      << st.message;
+  expect_error(plan_of(s), COTILE_ERROR_UNSUPPORTED,
+               "m_tiles_per_cta = 2 with q_len = 2, head_dim = 128, kv_type = e4m3; two m-tiles a CTA need several "
+               "query tokens, head_dim 64 or 128 and a 16-bit cache");
+  DecodePlan p{};
   EXPECT_EQ(cotile_decode_plan(nullptr, &p), COTILE_ERROR_INVALID_ARGUMENT);
 }
 
