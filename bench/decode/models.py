@@ -238,18 +238,18 @@ def graph_plan(copies, call_s):
     return max(copies, MIN_CALLS), REPLAYS
 
 
-def can_pair(case):
+def can_pair(case, q_len=1):
     """Whether the kernel can run the case two KV heads a CTA (plan.hpp can_pair_heads: an fp8 cache of
-    head_dim 64, G <= 8, an even Hkv)."""
-    return case.kv != "bf16" and case.D == 64 and case.G <= 8 and case.Hkv % 2 == 0
+    head_dim 64, G x q_len <= 8, an even Hkv)."""
+    return case.kv != "bf16" and case.D == 64 and case.G * q_len <= 8 and case.Hkv % 2 == 0
 
 
-def oracle_variants(case):
+def oracle_variants(case, q_len=1):
     """The KV heads a CTA the oracle forces, with the units (b, KV head or pair, m-tile) of each:
     both 1 and 2 where the case can pair (the plan's choice between them is checked too), else the
-    plan's own."""
-    m_tiles = -(-case.G // 16)
-    if can_pair(case):
+    plan's own. (Several tokens: the unit's m-tiles of G x q_len rows.)"""
+    m_tiles = -(-case.G * q_len // 16)
+    if can_pair(case, q_len):
         return [(1, case.B * case.Hkv * m_tiles), (2, case.B * case.Hkv // 2)]
     return [(0, case.B * case.Hkv * m_tiles)]
 

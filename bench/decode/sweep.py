@@ -38,7 +38,7 @@ SM, and the plan's own) timed under (a) (5 calls) and (b) (3 replays); the best 
 the plan's time (its row's a_us, b_us) over it (plan_vs_oracle_{a,b}; target <= 1.05); column
 `oracle` lists every count's a/b times (`c`: merged in a cluster, `p`: two KV heads a CTA). Plans
 are told the cache's layout (paged: NHD, contiguous: HND), so they may pair KV heads (`p` in the
-table's split column); where a case can pair (fp8, D = 64, G <= 8, even Hkv) the oracle forces
+table's split column); where a case can pair (fp8, D = 64, G x q_len <= 8, even Hkv) the oracle forces
 each count with one and with two heads a CTA, so that the plan's choice of pairs is judged too.
 Several query tokens (--q-len T, issue 28): q and out [B, T, Hq, D], the tokens the cache's last T
 rows, cotile and the read only (no PyTorch kernel here takes the tokens' causal offset); the CSV's
@@ -180,7 +180,7 @@ def oracle(case, inp, tm, plan, n_calls):
     """The oracle's columns: each forced split count (and, where the case can pair KV heads, each
     with one and with two heads a CTA) under (a) and (b), the best of each."""
     times = {}
-    for per_cta, units in M.oracle_variants(case):
+    for per_cta, units in M.oracle_variants(case, Q_LEN):
         own = plan.splits if per_cta in (0, plan.kv_heads_per_cta) else 1
         for s in M.oracle_candidates(case.N, units, own, plan.sms):
             try:

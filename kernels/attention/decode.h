@@ -41,7 +41,7 @@ typedef struct {
   int32_t device;                             /* CUDA device ordinal the plan is for */
   int32_t splits;                             /* 0: the plan chooses the KV splits; else use this many (1..128) */
   int32_t kv_heads_per_cta;                   /* 0: the plan chooses (plan.kv_heads_per_cta); else 1, or 2 where
-                                                 pairs are possible (fp8 cache, head_dim 64, G <= 8, even heads_kv) */
+                                                 pairs are possible (fp8 cache, head_dim 64, G x q_len <= 8, even heads_kv) */
   int32_t kv_layout;       /* cotile_kv_layout the runs will pass (checked by cotile_decode_run); NHD lets the plan pair
                         KV heads where that reads longer rows (plan.hpp, pair_heads); ANY: never paired by choice */
   int32_t q_len;           /* query tokens a sequence, 1 to 8 (0: 1); the G x q_len query rows of a KV head share

@@ -58,7 +58,7 @@ bool known_dtype(int32_t t) { return t >= COTILE_F16 && t <= COTILE_E5M2; }
 int64_t q_len_of(const cotile_decode_shape_t& s) { return s.q_len == 0 ? 1 : s.q_len; }
 
 // The heads as the kernel sees them: kv_heads_per_cta = 2 launches the head_dim-128 kernel on
-// heads_kv / 2 pairs of 2G query rows (plan.hpp, pair_heads; Params::pair_rows). A KV head's
+// heads_kv / 2 pairs of 2G query rows a token (plan.hpp, pair_heads; Params::pair_rows). A KV head's
 // query rows are its G heads of each of the q_len tokens (rows = G x q_len, in m-tiles of 16).
 // m_blocks = 2: two m-tiles a CTA (32 rows) where there are two or more (plan.hpp, two_m_tiles;
 // head_dim 64 and 128 with a 16-bit cache: kernel_for finds no other).
@@ -80,7 +80,7 @@ struct LaunchHeads {
 
 // The kernel of the launch's head_dim and heads a CTA for cache type kv.
 KernelInfo kernel_for(const LaunchHeads& l, int32_t kv) {
-  if (l.per_cta == 2) return l.head_dim == 128 && !l.tokens ? kernel_pairs(kv) : KernelInfo{};
+  if (l.per_cta == 2) return l.head_dim != 128 ? KernelInfo{} : l.tokens ? kernel_pairs_tokens(kv) : kernel_pairs(kv);
   switch (l.head_dim) {
     case 64: return l.tokens ? kernel_d64_tokens(kv, l.m_blocks) : kernel_d64(kv);
     case 128: return l.tokens ? kernel_d128_tokens(kv, l.m_blocks) : kernel_d128(kv);
@@ -112,9 +112,9 @@ DriverLaunchFn driver_launch() {
 // The CUfunction of a kernel (one cache slot per head_dim, cache type, heads a CTA, one or
 // several tokens and m-tiles a CTA); null when not found.
 CUfunction driver_function(const LaunchHeads& l, int32_t kv, const void* fn) {
-  static std::atomic<CUfunction> cache[9 * 4];
-  const int heads = l.per_cta == 2 ? 3 : l.head_dim == 64 ? 0 : l.head_dim == 128 ? 1 : 2;  // pairs: one token
-  const int kind = heads + (!l.tokens ? 0 : l.m_blocks == 1 ? 4 : 7);  // two m-tiles: head_dim 64, 128
+  static std::atomic<CUfunction> cache[12 * 4];
+  const int heads = l.per_cta == 2 ? 3 : l.head_dim == 64 ? 0 : l.head_dim == 128 ? 1 : 2;
+  const int kind = heads + (!l.tokens ? 0 : l.m_blocks == 1 ? 4 : 8);  // two m-tiles: head_dim 64, 128
   const int slot = kind * 4 + kv;
   CUfunction f = cache[slot].load(std::memory_order_acquire);
   if (f) return f;
@@ -229,11 +229,12 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   if (s.q_len < 0 || s.q_len > kMaxQLen)
     return fail(COTILE_ERROR_UNSUPPORTED, "cotile_decode_plan: q_len = %d; supported: 1 to %d (0: 1)", s.q_len,
                 kMaxQLen);
-  if (s.kv_heads_per_cta == 2 && !can_pair_heads(s.heads_kv, group, s.head_dim, dtype_bytes(s.kv_type)))
+  if (s.kv_heads_per_cta == 2 && !can_pair_heads(s.heads_kv, group, s.head_dim, dtype_bytes(s.kv_type), q_len_of(s)))
     return fail(COTILE_ERROR_UNSUPPORTED,
-                "cotile_decode_plan: kv_heads_per_cta = 2 with head_dim = %lld, kv_type = %s, G = %lld, heads_kv = "
-                "%lld; pairs need an fp8 cache, head_dim 64, G <= 8 and an even heads_kv",
-                (long long)s.head_dim, dtype_name(s.kv_type), (long long)group, (long long)s.heads_kv);
+                "cotile_decode_plan: kv_heads_per_cta = 2 with head_dim = %lld, kv_type = %s, G = %lld, q_len = %lld, "
+                "heads_kv = %lld; pairs need an fp8 cache, head_dim 64, G x q_len <= 8 and an even heads_kv",
+                (long long)s.head_dim, dtype_name(s.kv_type), (long long)group, (long long)q_len_of(s),
+                (long long)s.heads_kv);
   if (s.m_tiles_per_cta < 0 || s.m_tiles_per_cta > 2)
     return fail(COTILE_ERROR_INVALID_ARGUMENT,
                 "cotile_decode_plan: m_tiles_per_cta = %d must be 0 (chosen by the plan), 1 or 2", s.m_tiles_per_cta);
@@ -242,10 +243,6 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
                 "cotile_decode_plan: m_tiles_per_cta = 2 with q_len = %d, head_dim = %lld, kv_type = %s; two m-tiles "
                 "a CTA need several query tokens, head_dim 64 or 128 and a 16-bit cache",
                 s.q_len, (long long)s.head_dim, dtype_name(s.kv_type));
-  if (s.kv_heads_per_cta == 2 && q_len_of(s) > 1)
-    return fail(COTILE_ERROR_UNSUPPORTED,
-                "cotile_decode_plan: kv_heads_per_cta = 2 with q_len = %d; pairs take one query token a sequence",
-                s.q_len);
   // Plan for s.device, then give the caller back its current device.
   int caller_device = 0;
   COTILE_CUDA_TRY(cudaGetDevice(&caller_device), "cotile_decode_plan: device");
@@ -257,8 +254,8 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   // [B, Hkv, N, D] caches they lose (plan.hpp, pair_heads).
   const int per_cta =
       s.kv_heads_per_cta > 0 ? s.kv_heads_per_cta
-      : COTILE_DECODE_PAIR_HEADS && s.kv_layout == COTILE_KV_NHD && q_len_of(s) == 1 &&
-              pair_heads(s.batch, s.heads_kv, group, s.head_dim, dtype_bytes(s.kv_type), s.max_kv_len, sms)
+      : COTILE_DECODE_PAIR_HEADS && s.kv_layout == COTILE_KV_NHD &&
+              pair_heads(s.batch, s.heads_kv, group, s.head_dim, dtype_bytes(s.kv_type), s.max_kv_len, sms, q_len_of(s))
           ? 2
           : 1;
   // The launch of m_blocks m-tiles a CTA: its kernel, the machine as it runs it, the split choice.
@@ -307,7 +304,7 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   Machine machine;
   SplitChoice choice;
   int solo_bytes = 0, per_sm = 0;
-  // (LaunchHeads takes one where the rows are one m-tile; several tokens never pair KV heads.)
+  // (LaunchHeads takes one where the rows are one m-tile, as a pair's always are.)
   const bool can_two = can_two_m_tiles(q_len_of(s), s.head_dim, dtype_bytes(s.kv_type));
   cotile_status st = launch_for(s.m_tiles_per_cta == 2 || (s.m_tiles_per_cta == 0 && can_two) ? 2 : 1, lh, k, machine,
                                 choice, solo_bytes, per_sm);
@@ -387,8 +384,8 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   const cotile_decode_args_t& a = *args;
   const bool paired = plan->kv_heads_per_cta == 2;
   if ((plan->kv_heads_per_cta != 1 && !paired) || s.batch < 1 || s.heads_kv < 1 || s.heads_q < 1 || s.q_len < 0 ||
-      s.q_len > kMaxQLen || (paired && q_len_of(s) > 1) ||
-      (paired && !can_pair_heads(s.heads_kv, s.heads_q / s.heads_kv, s.head_dim, dtype_bytes(s.kv_type))))
+      s.q_len > kMaxQLen ||
+      (paired && !can_pair_heads(s.heads_kv, s.heads_q / s.heads_kv, s.head_dim, dtype_bytes(s.kv_type), q_len_of(s))))
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
   const LaunchHeads lh = LaunchHeads::of(s, plan->kv_heads_per_cta, plan->m_tiles_per_cta);
   const KernelInfo k = kernel_for(lh, s.kv_type);

@@ -119,7 +119,7 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::write_output(int
   const int m = kRows * m_tile + row;
   if (m >= head_rows()) return;
   const int token = Tokens ? token_of_row(m) : 0, head = h * p.group + m - token * p.group;
-  const int half = paired() && m >= p.pair_rows;
+  const int half = paired() && second_head(m);
   if (paired()) {
     if (d0 / (D / 2) != half) return;
     d0 -= half * (D / 2);

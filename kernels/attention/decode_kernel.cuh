@@ -36,7 +36,8 @@ namespace cotile::attention::detail {
 // so that the one-token kernel's code stays as it is (the tokens' row arithmetic and per-row masks
 // cost it 7 KiB of code and 4% of its isolated time when shared; docs/design/decode.md).
 // Pairs: the kernel of pairs of KV heads (Params::pair_rows; head_dim 128, fp8), its own
-// instantiation so that the others carry none of its code (decode_pairs.cu).
+// instantiation so that the others carry none of its code (decode_pairs.cu; with Tokens,
+// decode_pairs_tokens.cu).
 // MB: the row blocks (m-tiles of 16 query rows) a CTA computes against each K/V tile (several
 // tokens only: 32 rows at head_dim <= 128; decode_api.cu, LaunchHeads).
 template <int D, int KvType, bool Pairs = false, bool Tokens = false, int MB = 1>
@@ -65,13 +66,15 @@ struct DecodeCta {
   // the pair is byte x of its first head's row, or byte x - R / 2 of its second's, `pair_stride`
   // / 2 further (the launch's head stride is the pair's).
   static_assert(!Pairs || (D == 128 && C::kFp8), "decode: pairs of KV heads are head_dim 64 fp8 heads");
-  static_assert(!(Pairs && Tokens), "decode: pairs of KV heads take one query token a sequence");
   __device__ static constexpr bool paired() { return Pairs; }
   __device__ int64_t pair_byte(int x, int64_t pair_stride) const {
     return paired() && x >= kR / 2 ? x - kR / 2 + pair_stride / 2 : x;
   }
+  // Whether the unit's query row m is its pair's second head's: the pair's query heads are the
+  // launch's group (2G), the second head's from G = pair_rows on, in each token's rows (q_row).
+  __device__ bool second_head(int m) const { return (Tokens ? m - token_of_row(m) * p.group : m) >= p.pair_rows; }
   // The KV head (of the pair h, or h) that query row `row` of this m-tile attends to.
-  __device__ int kv_head(int row) const { return paired() ? 2 * h + (kRows * m_tile + row >= p.pair_rows) : h; }
+  __device__ int kv_head(int row) const { return paired() ? 2 * h + second_head(kRows * m_tile + row) : h; }
 
   // ---- loading ------------------------------------------------------------------------------
 
@@ -331,8 +334,15 @@ struct DecodeCta {
     const uint8_t* q = p.q + b * p.q_sb + h * p.group * p.q_sh;
     const int pair_rows = paired() ? p.pair_rows : 0;
     const auto rows_at = [this](int R) { return Tokens ? q_row(R) : R * p.q_sh; };
-    if (p.q_bytes == 2) load_q<2 * D, MB * kRows>(q, rows_at, kRows * m_tile, cta_rows(), pair_rows, smem, tid);
-    else load_q<D, MB * kRows>(q, rows_at, kRows * m_tile, cta_rows(), pair_rows, smem, tid);
+    if constexpr (Tokens && Pairs) {  // a pair's rows are one m-tile: CTA row r is the unit's
+      const auto second = [this](int r) { return second_head(r); };
+      if (p.q_bytes == 2) load_q<2 * D>(q, rows_at, 0, cta_rows(), pair_rows, smem, tid, second);
+      else load_q<D>(q, rows_at, 0, cta_rows(), pair_rows, smem, tid, second);
+    } else if (p.q_bytes == 2) {
+      load_q<2 * D, MB * kRows>(q, rows_at, kRows * m_tile, cta_rows(), pair_rows, smem, tid);
+    } else {
+      load_q<D, MB * kRows>(q, rows_at, kRows * m_tile, cta_rows(), pair_rows, smem, tid);
+    }
     arch::cp_async_commit();
   }
   // The KV head's query rows (G x q_len), and those of `blocks` row blocks from m_tile on.

@@ -17,7 +17,8 @@ KernelInfo kernel_d256(int kv_type);
 KernelInfo kernel_pairs(int kv_type);                     // pairs of head_dim-64 KV heads (fp8 only; else none)
 KernelInfo kernel_d64_tokens(int kv_type, int m_blocks);  // q_len > 1 (Params::q_len); m_blocks 1 or 2
 KernelInfo kernel_d128_tokens(int kv_type, int m_blocks);
-KernelInfo kernel_d256_tokens(int kv_type);  // one row block
+KernelInfo kernel_d256_tokens(int kv_type);   // one row block
+KernelInfo kernel_pairs_tokens(int kv_type);  // pairs with q_len > 1 (2G x q_len <= 16 rows; fp8 only)
 
 // The kernel of head_dim D for a cache type (included by the decode_d*.cu files only).
 #ifdef COTILE_DECODE_KERNEL_DEFINITIONS

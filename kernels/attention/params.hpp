@@ -51,9 +51,9 @@ struct Params {
   // are consecutive: the splits of one unit when `clustered`).
   int32_t heads_kv, group, m_tiles, splits;
   // > 0: a pair of KV heads shares each CTA (plan.kv_heads_per_cta = 2; plan.hpp, pair_heads): the
-  // launch's heads_kv, group and head strides are the pairs', and query rows [0, pair_rows) attend
-  // to the pair's first head (row bytes [0, R / 2)), the others to its second (bytes [R / 2, R),
-  // at head stride / 2 from the first).
+  // launch's heads_kv, group and head strides are the pairs', and of each token's `group` query
+  // rows the first pair_rows attend to the pair's first head (row bytes [0, R / 2)), the others to
+  // its second (bytes [R / 2, R), at head stride / 2 from the first).
   int32_t pair_rows;
   bool clustered;
   // The first wave's CTA (CTAs [0, first_wave)) in slot j (of ctas_per_sm) of its SM, from its

@@ -157,12 +157,13 @@ inline SplitChoice choose_splits(const Machine& m, const Work& w) {
 // pairs too few to fill the SMs (Hkv = 2, B = 1: x0.86 isolated in the proxy run). So: NHD caches
 // of kPairMinBytes or more whose pairs at the most splits reach 2 CTAs an SM.
 inline constexpr double kPairMinBytes = double(32 << 20);
-inline bool can_pair_heads(int64_t heads_kv, int64_t group, int64_t head_dim, int64_t kv_bytes) {
-  return kv_bytes == 1 && head_dim == 64 && group <= kRows / 2 && heads_kv % 2 == 0;
+// With several query tokens (q_len) a pair's 2G x q_len rows must fit the 16 as well.
+inline bool can_pair_heads(int64_t heads_kv, int64_t group, int64_t head_dim, int64_t kv_bytes, int64_t q_len = 1) {
+  return kv_bytes == 1 && head_dim == 64 && group * q_len <= kRows / 2 && heads_kv % 2 == 0;
 }
 inline bool pair_heads(int64_t batch, int64_t heads_kv, int64_t group, int64_t head_dim, int64_t kv_bytes,
-                       int64_t max_rows, int64_t sms) {
-  if (!can_pair_heads(heads_kv, group, head_dim, kv_bytes)) return false;
+                       int64_t max_rows, int64_t sms, int64_t q_len = 1) {
+  if (!can_pair_heads(heads_kv, group, head_dim, kv_bytes, q_len)) return false;
   const int64_t cap = std::min<int64_t>((max_rows + kWarps * kRows - 1) / (kWarps * kRows), kMaxSplits);
   const double bytes = 2.0 * double(batch) * double(heads_kv) * double(max_rows) * double(head_dim);
   return bytes >= kPairMinBytes && double(batch) * double(heads_kv / 2) * double(cap) >= 2.0 * double(sms);

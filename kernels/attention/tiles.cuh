@@ -7,6 +7,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 
 #include "cotile/arch/copy.hpp"
 #include "cotile/arch/sm.hpp"
@@ -404,11 +405,12 @@ struct TilePages {
 // Q (M rows of RQ bytes) into shared memory: the cotiled copy of docs/qload.md §7 over 16-byte cp.async,
 // zero fill for rows >= valid_rows (§8.3). Row r is at q + rows(first_row + r) (bytes; `rows` the
 // layout of the unit's query rows, decode_kernel.cuh q_row). pair_rows > 0 (a pair of KV heads, decode_kernel.cuh):
-// rows < pair_rows fill bytes [0, RQ / 2) from their first RQ / 2 bytes and zero the rest, the
-// other rows the reverse (their bytes [RQ / 2, RQ) from their first RQ / 2).
-template <int RQ, int M = kRows, class Rows>
+// the rows of the pair's first head (rows < pair_rows; with several tokens, those second_of(r)
+// says are not its second head's) fill bytes [0, RQ / 2) from their first RQ / 2 bytes and zero
+// the rest, the second head's rows the reverse (their bytes [RQ / 2, RQ) from their first RQ / 2).
+template <int RQ, int M = kRows, class Rows, class Second = std::nullptr_t>
 __device__ __forceinline__ void load_q(const uint8_t* q, const Rows& rows, int first_row, int valid_rows, int pair_rows,
-                                       uint8_t* sq, int tid) {
+                                       uint8_t* sq, int tid, const Second& second_of = nullptr) {
   constexpr int kAtomThreads = RQ < kThreads ? RQ : kThreads;  // one 16-byte chunk each; M * RQ / 16 chunks
   const auto data = ct::make_layout(ct::make_shape(Int<M>{}, Int<RQ>{}), ct::make_stride(Int<RQ>{}, _1{}));
   const auto atom = ct::make_layout(ct::make_shape(Int<kAtomThreads>{}, _16{}), ct::make_stride(_16{}, _1{}));
@@ -423,7 +425,10 @@ __device__ __forceinline__ void load_q(const uint8_t* q, const Rows& rows, int f
   for (int j = 0; j < kCopies; ++j) {
     const int row = int(ct::get<0>(tc[16 * j])), column = int(ct::get<1>(tc[16 * j]));
     const bool second = column >= RQ / 2;  // a 16-byte chunk lies in one half
-    const bool valid = row < valid_rows && (pair_rows == 0 || second == (row >= pair_rows));
+    bool in_second;
+    if constexpr (std::is_same_v<Second, std::nullptr_t>) in_second = row >= pair_rows;
+    else in_second = second_of(row);
+    const bool valid = row < valid_rows && (pair_rows == 0 || second == in_second);
     const uint8_t* src = q + int64_t(rows(first_row + row)) + column - (pair_rows && second ? RQ / 2 : 0);
     arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(&ts[16 * j], src, valid);
   }

@@ -184,13 +184,14 @@ TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
                "kv_heads_per_cta = 3 must be 0 (chosen by the plan), 1 or 2");
   s = shape(), s.kv_heads_per_cta = 2;  // f16, head_dim 128
   expect_error(plan_of(s), COTILE_ERROR_UNSUPPORTED,
-               "kv_heads_per_cta = 2 with head_dim = 128, kv_type = f16, G = 4, heads_kv = 4; pairs need an fp8 "
-               "cache, head_dim 64, G <= 8 and an even heads_kv");
+               "kv_heads_per_cta = 2 with head_dim = 128, kv_type = f16, G = 4, q_len = 1, heads_kv = 4; pairs need "
+               "an fp8 cache, head_dim 64, G x q_len <= 8 and an even heads_kv");
   s = shape(), s.q_len = 9;
   expect_error(plan_of(s), COTILE_ERROR_UNSUPPORTED, "q_len = 9; supported: 1 to 8 (0: 1)");
-  s = shape(), s.head_dim = 64, s.kv_type = COTILE_E4M3, s.kv_heads_per_cta = 2, s.q_len = 2;
+  s = shape(), s.head_dim = 64, s.kv_type = COTILE_E4M3, s.kv_heads_per_cta = 2, s.q_len = 3;  // G 4 x 3 tokens
   expect_error(plan_of(s), COTILE_ERROR_UNSUPPORTED,
-               "kv_heads_per_cta = 2 with q_len = 2; pairs take one query token a sequence");
+               "kv_heads_per_cta = 2 with head_dim = 64, kv_type = e4m3, G = 4, q_len = 3, heads_kv = 4; pairs need "
+               "an fp8 cache, head_dim 64, G x q_len <= 8 and an even heads_kv");
   s = shape(), s.m_tiles_per_cta = 3;
   expect_error(plan_of(s), COTILE_ERROR_INVALID_ARGUMENT, "m_tiles_per_cta = 3 must be 0 (chosen by the plan), 1 or 2");
   s = shape(), s.kv_type = COTILE_E4M3, s.q_len = 2, s.m_tiles_per_cta = 2;
@@ -373,7 +374,7 @@ TEST(DecodePlan, SoloLaunchRule) {
   EXPECT_EQ(solo_smem(200 << 10, 228 << 10), 200 << 10);           // already more
 }
 
-// Pairs of KV heads a CTA: fp8 caches of head_dim 64, G <= 8, Hkv even, at least 32 MiB of K and V
+// Pairs of KV heads a CTA: fp8 caches of head_dim 64, G x q_len <= 8, Hkv even, at least 32 MiB of K and V
 // (B x Hkv x N x 128 bytes) and pairs that at 128 splits give every SM (132) two CTAs.
 TEST(DecodePlan, PairHeadsRule) {
   using cotile::attention::detail::pair_heads;
@@ -387,6 +388,11 @@ TEST(DecodePlan, PairHeadsRule) {
   EXPECT_FALSE(pair_heads(8, 16, 1, 64, 1, 1024, 132));    // Qwen1.5-0.5B B=8 N=1K: 16 MiB
   EXPECT_FALSE(pair_heads(1, 2, 7, 64, 1, 262144, 132));   // Qwen2.5-0.5B B=1 N=256K: 64 MiB, one pair: 128 CTAs
   EXPECT_TRUE(pair_heads(3, 2, 7, 64, 1, 262144, 132));    // three pairs: 384 CTAs
+  // Several query tokens: a pair's 2G x q_len rows within 16.
+  EXPECT_TRUE(pair_heads(1, 16, 1, 64, 1, 65536, 132, 8));   // Qwen1.5-0.5B, 8 tokens: 16 rows a pair
+  EXPECT_TRUE(pair_heads(16, 8, 4, 64, 1, 4096, 132, 2));    // Llama-3.2-1B, 2 tokens: 16 rows
+  EXPECT_FALSE(pair_heads(16, 8, 4, 64, 1, 4096, 132, 3));   // 3 tokens: 24 rows
+  EXPECT_FALSE(pair_heads(1, 16, 1, 64, 1, 65536, 132, 9));  // 9 tokens: 18 rows
 }
 
 // Two m-tiles a CTA: several tokens of a 16-bit cache at head_dim 64 or 128, whose two-m-tile CTAs

@@ -98,7 +98,7 @@ struct Case {
   int expect_m_tiles = 0;      // > 0: the plan must choose this m_tiles_per_cta
   // Whether pairs of KV heads can run this case (decode.h, kv_heads_per_cta).
   bool can_pair() const {
-    return (kv_type == COTILE_E4M3 || kv_type == COTILE_E5M2) && D == 64 && G <= 8 && Hkv % 2 == 0 && q_len == 1;
+    return (kv_type == COTILE_E4M3 || kv_type == COTILE_E5M2) && D == 64 && G * q_len <= 8 && Hkv % 2 == 0;
   }
   std::string name() const {
     const std::string tiles = m_tiles_per_cta ? " m_tiles_per_cta=" + std::to_string(m_tiles_per_cta) : "";
@@ -541,6 +541,7 @@ int main(int argc, char** argv) {
       if (i % 3 == 1 && c.kv_type <= COTILE_BF16 && c.D <= 128) c.m_tiles_per_cta = 2;  // where it has 2 m-tiles
       if (quick) c.N = std::min(c.N, 1000);
       run_case(c);
+      if (c.can_pair()) c.pairs = 2, run_case(c);  // and two KV heads a CTA where they fit (2G x q_len <= 16)
     }
     Case wide{2, 3000, 32, 128, 1, Cache::kBHND, 0, false, true, COTILE_BF16, COTILE_BF16, COTILE_BF16};
     wide.q_len = 8, wide.splits = 4;
@@ -573,10 +574,40 @@ int main(int argc, char** argv) {
     fp8_wide.q_len = 4, fp8_wide.expect_m_tiles = 1;  // 64 rows: 4 CTAs of 16, the plan's splits
     run_case(fp8_wide);
   }
+  // Pairs of KV heads with several query tokens (each token's 2G rows: the pair's first head's G,
+  // then its second's), forced: 16 rows (G 1 x 8 tokens, G 2 x 4), pages of 16 and 64 rows, heads
+  // adjacent or apart, the append, remap, window, soft-cap, per-head scales, each Q type, sequences
+  // shorter than the tokens, and each merge (cluster, spread, several waves' last CTA).
+  {
+    std::vector<Case> pairs;
+    Case c{3, 3000, 1, 64, 2, Cache::kPaged, 16, false, true, COTILE_BF16, COTILE_E4M3, COTILE_BF16};
+    c.q_len = 8, c.per_head_scale = true, c.softcap = 30;
+    pairs.push_back(c);
+    c = Case{3, 2001, 2, 64, 4, Cache::kBNHD, 0, true, false, COTILE_F16, COTILE_E5M2, COTILE_F16};
+    c.q_len = 4, c.splits = 3, c.window = 500;
+    pairs.push_back(c);
+    c = Case{2, 4000, 4, 64, 2, Cache::kBHND, 0, false, true, COTILE_F16, COTILE_E4M3, COTILE_BF16};
+    c.q_len = 2, c.splits = 20, c.per_head_scale = true;
+    pairs.push_back(c);
+    c = Case{3, 3, 1, 64, 6, Cache::kPaged, 64, false, false, COTILE_E4M3, COTILE_E4M3, COTILE_F16};
+    c.q_len = 5;  // 3 rows for 5 tokens: the first two attend to nothing
+    pairs.push_back(c);
+    c = Case{64, 1500, 2, 64, 8, Cache::kPaged, 64, false, true, COTILE_BF16, COTILE_E4M3, COTILE_BF16};
+    c.q_len = 3, c.splits = 12;  // 256 pairs x 12: several waves
+    pairs.push_back(c);
+    for (Case& p : pairs) {
+      if (quick) p.N = std::min(p.N, 2000);
+      p.pairs = 2;
+      run_case(p);
+    }
+  }
   if (!quick) {
-    // Pairs by the plan's choice: a paged fp8 cache of 128 MiB, head_dim 64, 16 KV heads (Qwen1.5-0.5B).
+    // Pairs by the plan's choice, with one query token and with two: a paged fp8 cache of 128 MiB,
+    // head_dim 64, 16 KV heads (Qwen1.5-0.5B).
     Case paired{1, 65537, 1, 64, 16, Cache::kPaged, 16, false, true, COTILE_BF16, COTILE_E4M3, COTILE_BF16};
     paired.layout = COTILE_KV_NHD, paired.expect_per_cta = 2;
+    run_case(paired);
+    paired.q_len = 2;
     run_case(paired);
     // More than 2^31 elements per cache tensor: 64-bit offsets (B=1, Hkv=8, N=2^20+17, D=256, fp8).
     Case big{1, (1 << 20) + 17, 1, 256, 8, Cache::kBNHD, 0, false, true, COTILE_F16, COTILE_E4M3, COTILE_BF16};

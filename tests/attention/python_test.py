@@ -177,6 +177,18 @@ if hasattr(torch, "float8_e4m3fn"):
     ref, _ = reference(q64, rows, vrows, lens, 1 / math.sqrt(D64), ks64, vs64)
     check("fp8 head_dim 64 paged, pairs of KV heads a CTA", plan64.kv_heads_per_cta == 2 and rel(out64, ref) < 2e-2,
           f"kv_heads_per_cta {plan64.kv_heads_per_cta}, rel {rel(out64, ref):.2e}")
+    # The same pairs with two query tokens (each token's 2G = 4 rows of a pair: 8 in all).
+    q64t = torch.randn(B, 2, 8, D64, device=dev, dtype=torch.bfloat16)
+    plan64t = cotile_decode.DecodePlan(B, 8, Hkv64, D64, N, torch.bfloat16, torch.float8_e4m3fn, torch.bfloat16,
+                                       kv_layout="NHD", kv_heads_per_cta=2, q_len=2)
+    out64t = plan64t.run(q64t, kp, vp, seqlen, page_table=table64, k_scale=ks64, v_scale=vs64)
+    for j in range(2):
+        ends = [max(0, L - 1 + j) for L in lens]
+        ref_j, _ = reference(q64t[:, j], [r[:e] for r, e in zip(rows, ends)], [r[:e] for r, e in zip(vrows, ends)], ends,
+                             1 / math.sqrt(D64), ks64, vs64)
+        check(f"fp8 head_dim 64 paged, pairs of KV heads, q_len 2, token {j}",
+              plan64t.kv_heads_per_cta == 2 and rel(out64t[:, j], ref_j) < 2e-2,
+              f"kv_heads_per_cta {plan64t.kv_heads_per_cta}, rel {rel(out64t[:, j], ref_j):.2e}")
     plan_hnd = cotile_decode.DecodePlan(B, 8, Hkv64, D64, N, torch.bfloat16, torch.float8_e4m3fn, torch.bfloat16,
                                         kv_layout="HND")
     try:

@@ -166,6 +166,12 @@ class SweepTargets(unittest.TestCase):
         self.assertEqual(M.oracle_variants(cases[("Qwen1.5-0.5B", 1, 65536, "bf16", "paged16")]), [(0, 16)])
         self.assertEqual(M.oracle_variants(cases[("Llama-3-8B", 1, 65536, "fp8-e4m3", "paged16")]), [(0, 8)])
         self.assertFalse(M.can_pair(cases[("Qwen2.5-7B", 1, 1024, "fp8-e4m3", "HND")]))  # D = 128
+        # Several tokens: a pair's 2G x q_len rows within 16, the unit's m-tiles of G x q_len rows.
+        self.assertEqual(M.oracle_variants(qwen, 8), [(1, 16), (2, 8)])  # G 1 x 8 tokens
+        llama = cases[("Llama-3.2-1B", 1, 65536, "fp8-e4m3", "paged16")]  # (32,8,64)
+        self.assertEqual(M.oracle_variants(llama, 2), [(1, 8), (2, 4)])  # G 4 x 2 tokens
+        self.assertEqual(M.oracle_variants(llama, 4), [(0, 8)])  # 16 rows a head: 32 a pair
+        self.assertEqual(M.oracle_variants(cases[("Llama-3-8B", 1, 65536, "fp8-e4m3", "paged16")], 8), [(0, 16)])
 
     def test_missing_baseline_is_not_judged_and_a_failed_cotile_run_fails(self):
         rows = [r for r in passing_run() if r["kernel"] not in T.TORCH_KERNELS or r["Hkv"] != 8 or r["B"] != 16]
