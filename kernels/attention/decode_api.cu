@@ -309,9 +309,21 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   cotile_status st = launch_for(s.m_tiles_per_cta == 2 || (s.m_tiles_per_cta == 0 && can_two) ? 2 : 1, lh, k, machine,
                                 choice, solo_bytes, per_sm);
   if (st != COTILE_OK) return st;
-  if (s.m_tiles_per_cta == 0 && lh.m_blocks == 2 && !two_m_tiles(s.max_kv_len, choice.splits) &&
-      (st = launch_for(1, lh, k, machine, choice, solo_bytes, per_sm)) != COTILE_OK)
-    return st;
+  if (s.m_tiles_per_cta == 0 && lh.m_blocks == 2) {
+    LaunchHeads lh1;
+    KernelInfo k1;
+    Machine machine1;
+    SplitChoice choice1;
+    int solo1 = 0, per_sm1 = 0;
+    bool two = two_m_tiles(s.max_kv_len, choice.splits);
+    if (two && lh.m_tiles % 2 == 1) {  // an odd count: the one-m-tile launch's waves decide
+      if ((st = launch_for(1, lh1, k1, machine1, choice1, solo1, per_sm1)) != COTILE_OK) return st;
+      two = two_m_tiles_odd(s.batch * lh1.heads_kv * lh1.m_ctas * choice1.splits, machine1.sms * machine1.ctas_per_sm);
+      if (!two) lh = lh1, k = k1, machine = machine1, choice = choice1, solo_bytes = solo1, per_sm = per_sm1;
+    } else if (!two && (st = launch_for(1, lh, k, machine, choice, solo_bytes, per_sm)) != COTILE_OK) {
+      return st;
+    }
+  }
   const int64_t m_tiles = lh.m_tiles;
   const int64_t units = s.batch * lh.heads_kv * m_tiles;        // the workspace's: one a 16-row m-tile
   const int64_t cta_units = s.batch * lh.heads_kv * lh.m_ctas;  // CTAs a split

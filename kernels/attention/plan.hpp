@@ -188,6 +188,14 @@ inline bool can_two_m_tiles(int64_t q_len, int64_t head_dim, int64_t kv_bytes) {
   return q_len > 1 && head_dim <= 128 && kv_bytes == 2;
 }
 inline bool two_m_tiles(int64_t max_rows, int64_t splits) { return (max_rows + splits - 1) / splits >= kTwoTileRows; }
+// An odd count of m-tiles m leaves each head's last two-m-tile CTA a second block of no rows, which
+// it computes all the same: (m + 1) / m the MMAs and softmax of one m-tile a CTA, paid back only
+// where one m-tile a CTA would need more than one wave (`slots` CTAs). Measured on the sweep's
+// three-m-tile cases (StarCoder2-3B (24,2,128) at q_len 4, G x q_len = 48; sweep.py --q-len 4
+// --m-tiles-per-cta 1 and 2, H200, 2026-12-04): B = 1 N = 64K, a one-wave grid of 192 CTAs against
+// 256, two m-tiles x1.11-1.17 slower (a) and (b); B = 16 N = 8K (384 CTAs of one m-tile: two
+// waves) and B = 128 two m-tiles x0.80-0.93 faster.
+inline bool two_m_tiles_odd(int64_t one_tile_grid, int64_t slots) { return one_tile_grid > slots; }
 
 // Whether the first wave's CTAs prefetch their first K/V tiles into L2 before the dependency wait
 // (decode_kernel.cuh, prefetch_before_wait): for contiguous 16-bit caches whose CTAs attend at

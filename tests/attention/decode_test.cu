@@ -570,6 +570,14 @@ int main(int argc, char** argv) {
     Case chosen{16, 16384, 16, 128, 1, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
     chosen.q_len = 2, chosen.expect_m_tiles = 2;
     if (!quick) run_case(chosen);
+    // Three m-tiles (G 12 x 4 tokens): two a CTA only where one a CTA would take more than a wave
+    // (plan.hpp, two_m_tiles_odd): B = 1 N = 64K one (192 CTAs), B = 16 N = 8K two (384 of one).
+    Case odd_one{1, 65536, 12, 128, 2, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
+    odd_one.q_len = 4, odd_one.expect_m_tiles = 1;
+    if (!quick) run_case(odd_one);
+    Case odd_two{16, 8192, 12, 128, 2, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
+    odd_two.q_len = 4, odd_two.expect_m_tiles = 2;
+    if (!quick) run_case(odd_two);
     Case fp8_wide{1, 3000, 16, 128, 1, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_E4M3, COTILE_F16};
     fp8_wide.q_len = 4, fp8_wide.expect_m_tiles = 1;  // 64 rows: 4 CTAs of 16, the plan's splits
     run_case(fp8_wide);
