@@ -396,7 +396,8 @@ TEST(DecodePlan, PairHeadsRule) {
 }
 
 // Two m-tiles a CTA: several tokens of a 16-bit cache at head_dim 64 or 128, whose two-m-tile CTAs
-// each attend at least 1 024 rows of the longest sequence.
+// each attend at least 1 024 rows of the longest sequence (and, with an odd count of m-tiles, where
+// one a CTA would take more than a wave).
 TEST(DecodePlan, TwoMTilesRule) {
   using cotile::attention::detail::can_two_m_tiles;
   using cotile::attention::detail::two_m_tiles;
@@ -409,6 +410,11 @@ TEST(DecodePlan, TwoMTilesRule) {
   EXPECT_FALSE(two_m_tiles(16368, 16));      // 1 023 rows
   EXPECT_FALSE(two_m_tiles(1024, 16));       // B = 1 N = 1K: 64 rows a CTA
   EXPECT_TRUE(two_m_tiles(4096, 1));
+  // An odd count of m-tiles: two a CTA only where one a CTA would need more than one wave.
+  using cotile::attention::detail::two_m_tiles_odd;
+  EXPECT_FALSE(two_m_tiles_odd(192, 264));  // StarCoder2-3B q_len 4 B=1 N=64K: 2 x 3 m-tiles x 32 splits
+  EXPECT_FALSE(two_m_tiles_odd(264, 264));  // one full wave
+  EXPECT_TRUE(two_m_tiles_odd(384, 264));   // B=16 N=8K: 16 x 2 x 3 x 4, two waves
 }
 
 // The stagger of the first wave's later slots: grids of several waves only, ~3 us in cycles of
