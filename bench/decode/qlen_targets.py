@@ -7,7 +7,9 @@ most 1.15x its time with one token (the bytes read are the same), under (a), (b)
     python3 bench/decode/qlen_targets.py DIR/q1/sweep.csv DIR/q4/sweep.csv
 
 Prints, per mode: the cases compared, how many are within the bound, the geomean cost and the
-worst cases (named); exit 1 when a CSV is not what it should be (no cotile rows, or its q_len).
+worst cases (named); then the same by cache kind (16-bit, fp8) and by a KV head's query rows
+(G x q_len, in m-tiles of 16), so that what the misses share shows; exit 1 when a CSV is not what it
+should be (no cotile rows, or its q_len).
 
 The plan's choice of m-tiles a CTA (plan.hpp, two_m_tiles) against the better forced choice, from
 three runs of the same q_len (the plan's, and --m-tiles-per-cta 1 and 2):
@@ -57,6 +59,16 @@ def costs(one, many, mode):
     return out
 
 
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+def group_of(r, q_len):
+    """(cache kind, m-tiles of a KV head's G x q_len query rows) of a sweep row."""
+    g = int(float(r["Hq"])) // int(float(r["Hkv"]))
+    return ("fp8" if "fp8" in str(r.get("kv")) else "16-bit", -(-g * q_len // 16))
+
+
 def report(one_rows, many_rows):
     """The verdict lines for a one-token and a many-token run."""
     many_q = int(float(next(r for r in many_rows if r.get("kernel") == "cotile").get("q_len") or 1))
@@ -69,11 +81,19 @@ def report(one_rows, many_rows):
             lines.append(f"  not judged ({mode}): no case of >= {MIN_MIB:.0f} MiB in both runs")
             continue
         within = sum(c <= MAX_COST for c, _ in cs)
-        geo = math.exp(sum(math.log(c) for c, _ in cs) / len(cs))
+        geo = geomean([c for c, _ in cs])
         verdict = "met" if within == len(cs) else "NOT met"
         worst = "; ".join(f"{T.case_name(r)} {c:.2f}x" for c, r in cs[:T.MAX_NAMED] if c > MAX_COST)
         lines.append(f"  {verdict:<10} ({mode}) {within} of {len(cs)} within, geomean {geo:.3f}x"
                      + (f"; worst: {worst}" if worst else ""))
+    groups = {}
+    for mode in MODES:
+        for c, r in costs(one, many, mode):
+            groups.setdefault(group_of(r, many_q), {}).setdefault(mode, []).append(c)
+    for (kind, m), per in sorted(groups.items()):
+        lines.append(f"  {kind} caches, {m} m-tile{'s' if m > 1 else ''} a KV head: " + "; ".join(
+            f"({mode}) {sum(c <= MAX_COST for c in per[mode])} of {len(per[mode])}, geomean {geomean(per[mode]):.3f}x"
+            for mode in MODES if mode in per))
     return lines
 
 

@@ -1,7 +1,7 @@
 """bench/decode/qlen_targets.py judges issue 28's speed target for several query tokens (a case of
 >= 64 MiB costs at most 1.15x with q_len tokens what it costs with one) from two sweep CSVs: the
-verdicts word for word on synthetic rows, small cases left out, and runs that are not what they
-should be refused. No GPU, no PyTorch.
+verdicts word for word on synthetic rows (and by cache kind and a KV head's m-tiles), small cases
+left out, and runs that are not what they should be refused. No GPU, no PyTorch.
 
     python3 tests/attention/qlen_targets_test.py
 """
@@ -64,6 +64,10 @@ class QlenTargets(unittest.TestCase):
             "  NOT met    (b) 1 of 2 within, geomean 1.517x; worst: Llama-3.1-405B TP8 (16,1,128) B=128 N=8192 "
             "bf16 HND 2.00x",
             "  NOT met    (c) 1 of 2 within, geomean 1.175x; worst: Llama-3-8B (32,8,128) B=16 N=2048 bf16 HND 1.20x",
+            "  16-bit caches, 1 m-tile a KV head: (a) 1 of 1, geomean 1.100x; (b) 1 of 1, geomean 1.150x; (c) 0 of 1, "
+            "geomean 1.200x",
+            "  16-bit caches, 4 m-tiles a KV head: (a) 1 of 1, geomean 1.100x; (b) 0 of 1, geomean 2.000x; (c) 1 of 1, "
+            "geomean 1.150x",
         ])
 
     def test_no_big_case_is_not_judged(self):
