@@ -79,6 +79,20 @@ struct LaunchHeads {
 };
 
 // The kernel of the launch's head_dim and heads a CTA for cache type kv.
+KernelInfo kernel_for(const LaunchHeads& l, int32_t kv);
+
+// A launch the plan considers: its heads, kernel, the machine as it runs that kernel, the split
+// choice, and the shared memory a solo launch reserves.
+struct PlannedLaunch {
+  LaunchHeads heads;
+  KernelInfo kernel;
+  Machine machine;
+  SplitChoice choice;
+  int solo_bytes = 0;
+  int64_t cta_units(int64_t batch) const { return batch * heads.heads_kv * heads.m_ctas; }  // CTAs a split
+  int64_t grid(int64_t batch) const { return cta_units(batch) * choice.splits; }
+};
+
 KernelInfo kernel_for(const LaunchHeads& l, int32_t kv) {
   if (l.per_cta == 2) return l.head_dim != 128 ? KernelInfo{} : l.tokens ? kernel_pairs_tokens(kv) : kernel_pairs(kv);
   switch (l.head_dim) {
@@ -258,77 +272,68 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
               pair_heads(s.batch, s.heads_kv, group, s.head_dim, dtype_bytes(s.kv_type), s.max_kv_len, sms, q_len_of(s))
           ? 2
           : 1;
+  // The kernel's limit covers a solo launch of any plan (plan.hpp, solo_launch), so that planning
+  // another shape never takes away what an earlier plan launches with.
+  int sm_smem = 0;
+  COTILE_CUDA_TRY(cudaDeviceGetAttribute(&sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, s.device),
+                  "cotile_decode_plan");
   // The launch of m_blocks m-tiles a CTA: its kernel, the machine as it runs it, the split choice.
-  const auto launch_for = [&](int m_blocks, LaunchHeads& lh, KernelInfo& k, Machine& machine, SplitChoice& choice,
-                              int& solo_bytes, int& per_sm) -> cotile_status {
-    lh = LaunchHeads::of(s, per_cta, m_blocks);
-    k = kernel_for(lh, s.kv_type);
-    // The kernel's limit covers a solo launch of any plan (plan.hpp, solo_launch), so that planning
-    // another shape never takes away what an earlier plan launches with.
-    int sm_smem = 0;
-    COTILE_CUDA_TRY(cudaDeviceGetAttribute(&sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, s.device),
-                    "cotile_decode_plan");
-    solo_bytes = int(solo_smem(k.smem, sm_smem));
-    if (cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, solo_bytes) != cudaSuccess) {
+  const auto launch_for = [&](int m_blocks, PlannedLaunch& l) -> cotile_status {
+    l.heads = LaunchHeads::of(s, per_cta, m_blocks);
+    const KernelInfo& k = l.kernel = kernel_for(l.heads, s.kv_type);
+    l.solo_bytes = int(solo_smem(k.smem, sm_smem));
+    if (cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, l.solo_bytes) != cudaSuccess) {
       cudaGetLastError();  // a size this device refuses: no solo launches
-      solo_bytes = k.smem;
+      l.solo_bytes = k.smem;
       COTILE_CUDA_TRY(cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, k.smem),
                       "cotile_decode_plan: shared memory");
     }
-    per_sm = 0;
+    int per_sm = 0;
     COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.fn, kThreads, k.smem),
                     "cotile_decode_plan: occupancy");
     if (per_sm < 1)
       return fail(COTILE_ERROR_UNSUPPORTED,
                   "cotile_decode_plan: the kernel does not fit on this device (%d bytes of shared memory)", k.smem);
-    const int64_t cta_units = s.batch * lh.heads_kv * lh.m_ctas;  // CTAs a split
     // A solo launch (plan.hpp, solo_launch) needs the reservation to leave one CTA an SM; the plan
     // models the clusters resident at the shared memory each launch asks for.
     int alone = 0;
-    if (solo_bytes > k.smem)
-      COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&alone, k.fn, kThreads, solo_bytes),
+    if (l.solo_bytes > k.smem)
+      COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&alone, k.fn, kThreads, l.solo_bytes),
                       "cotile_decode_plan: occupancy");
-    machine = Machine{sms, per_sm, cluster_slots(k, sms, k.smem)};
+    l.machine = Machine{sms, per_sm, cluster_slots(k, sms, k.smem)};
     if (alone == 1 && dtype_bytes(s.kv_type) == 1) {
-      machine.solo = true;
-      machine.solo_clusters = cluster_slots(k, sms, solo_bytes);
+      l.machine.solo = true;
+      l.machine.solo_clusters = cluster_slots(k, sms, l.solo_bytes);
     }
-    const Work work = Work::of(cta_units, s.max_kv_len, lh.head_dim, dtype_bytes(s.kv_type), lh.rows, lh.m_blocks);
-    choice = s.splits > 0 ? choose_merge(machine, work, s.splits) : choose_splits(machine, work);
+    const Work work = Work::of(l.cta_units(s.batch), s.max_kv_len, l.heads.head_dim, dtype_bytes(s.kv_type),
+                               l.heads.rows, l.heads.m_blocks);
+    l.choice = s.splits > 0 ? choose_merge(l.machine, work, s.splits) : choose_splits(l.machine, work);
     return ok();
   };
   // Two m-tiles a CTA when forced, or by the rule (plan.hpp, two_m_tiles) at the splits the plan
-  // chooses for them; else one.
-  LaunchHeads lh;
-  KernelInfo k;
-  Machine machine;
-  SplitChoice choice;
-  int solo_bytes = 0, per_sm = 0;
-  // (LaunchHeads takes one where the rows are one m-tile, as a pair's always are.)
+  // chooses for them, and at an odd count of m-tiles only where one a CTA takes more than a wave
+  // (two_m_tiles_odd); else one. (LaunchHeads takes one where the rows are one m-tile, as a pair's
+  // always are.)
   const bool can_two = can_two_m_tiles(q_len_of(s), s.head_dim, dtype_bytes(s.kv_type));
-  cotile_status st = launch_for(s.m_tiles_per_cta == 2 || (s.m_tiles_per_cta == 0 && can_two) ? 2 : 1, lh, k, machine,
-                                choice, solo_bytes, per_sm);
+  PlannedLaunch launch;
+  cotile_status st = launch_for(s.m_tiles_per_cta == 2 || (s.m_tiles_per_cta == 0 && can_two) ? 2 : 1, launch);
   if (st != COTILE_OK) return st;
-  if (s.m_tiles_per_cta == 0 && lh.m_blocks == 2) {
-    LaunchHeads lh1;
-    KernelInfo k1;
-    Machine machine1;
-    SplitChoice choice1;
-    int solo1 = 0, per_sm1 = 0;
-    bool two = two_m_tiles(s.max_kv_len, choice.splits);
-    if (two && lh.m_tiles % 2 == 1) {  // an odd count: the one-m-tile launch's waves decide
-      if ((st = launch_for(1, lh1, k1, machine1, choice1, solo1, per_sm1)) != COTILE_OK) return st;
-      two = two_m_tiles_odd(s.batch * lh1.heads_kv * lh1.m_ctas * choice1.splits, machine1.sms * machine1.ctas_per_sm);
-      if (!two) lh = lh1, k = k1, machine = machine1, choice = choice1, solo_bytes = solo1, per_sm = per_sm1;
-    } else if (!two && (st = launch_for(1, lh, k, machine, choice, solo_bytes, per_sm)) != COTILE_OK) {
-      return st;
+  if (s.m_tiles_per_cta == 0 && launch.heads.m_blocks == 2) {
+    const bool two = two_m_tiles(s.max_kv_len, launch.choice.splits), odd = launch.heads.m_tiles % 2 == 1;
+    if (!two || odd) {
+      PlannedLaunch one;
+      if ((st = launch_for(1, one)) != COTILE_OK) return st;
+      if (!two || !two_m_tiles_odd(one.grid(s.batch), one.machine.sms * one.machine.ctas_per_sm)) launch = one;
     }
   }
+  const LaunchHeads& lh = launch.heads;
+  const KernelInfo& k = launch.kernel;
+  const SplitChoice& choice = launch.choice;
+  const int per_sm = int(launch.machine.ctas_per_sm);
   const int64_t m_tiles = lh.m_tiles;
-  const int64_t units = s.batch * lh.heads_kv * m_tiles;        // the workspace's: one a 16-row m-tile
-  const int64_t cta_units = s.batch * lh.heads_kv * lh.m_ctas;  // CTAs a split
+  const int64_t units = s.batch * lh.heads_kv * m_tiles;  // the workspace's: one a 16-row m-tile
   const int splits = choice.splits;
-  const int64_t grid = cta_units * splits;
+  const int64_t grid = launch.grid(s.batch);
   if (s.batch > INT_MAX / s.heads_kv || grid > INT_MAX)
     return fail(COTILE_ERROR_UNSUPPORTED,
                 "cotile_decode_plan: %lld CTAs (batch %lld x heads_kv %lld x %lld a head x splits %d) exceed 2^31 - 1",
@@ -346,7 +351,7 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   int clock_khz = 0;
   COTILE_CUDA_TRY(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, s.device), "cotile_decode_plan: clock rate");
   plan->stagger_cycles = int32_t(stagger_cycles(grid, sms, per_sm, clock_khz));
-  plan->smem_bytes = choice.solo ? solo_bytes : k.smem;
+  plan->smem_bytes = choice.solo ? launch.solo_bytes : k.smem;
   plan->kv_heads_per_cta = per_cta;
   plan->m_tiles_per_cta = lh.m_blocks;
   plan->workspace_bytes = workspace_layout(units, splits, lh.head_dim, plan->cluster).total;

@@ -334,6 +334,8 @@ struct DecodeCta {
     const uint8_t* q = p.q + b * p.q_sb + h * p.group * p.q_sh;
     const int pair_rows = paired() ? p.pair_rows : 0;
     const auto rows_at = [this](int R) { return Tokens ? q_row(R) : R * p.q_sh; };
+    // Several tokens of a pair tell a row's head by second_head; the others by pair_rows inside
+    // load_q (passing them the same function made the one-token pairs kernel 384 bytes longer).
     if constexpr (Tokens && Pairs) {  // a pair's rows are one m-tile: CTA row r is the unit's
       const auto second = [this](int r) { return second_head(r); };
       if (p.q_bytes == 2) load_q<2 * D>(q, rows_at, 0, cta_rows(), pair_rows, smem, tid, second);
