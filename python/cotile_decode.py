@@ -167,7 +167,7 @@ class DecodePlan:
         self.q_len = self._plan.shape.q_len  # query tokens a sequence: q, out [B, q_len, Hq, D] when > 1
         self.splits, self.grid, self.cluster = self._plan.splits, self._plan.grid, self._plan.cluster
         self.kv_heads_per_cta = self._plan.kv_heads_per_cta  # 2: pairs of KV heads a CTA
-        self.m_tiles_per_cta = self._plan.m_tiles_per_cta  # 2: 32 query rows a CTA (several tokens)
+        self.m_tiles_per_cta = self._plan.m_tiles_per_cta  # 2, 4: 32, 64 query rows a CTA (several tokens)
         self.ctas_per_sm, self.sms, self.stagger_cycles = self._plan.ctas_per_sm, self._plan.sms, self._plan.stagger_cycles
         self.smem_bytes = self._plan.smem_bytes  # > the kernel's need: a solo launch (one CTA an SM, plan.hpp)
         self.workspace = torch.zeros(max(1, self._plan.workspace_bytes) + 256, dtype=torch.uint8, device=self.device)

@@ -46,9 +46,10 @@ typedef struct {
                         KV heads where that reads longer rows (plan.hpp, pair_heads); ANY: never paired by choice */
   int32_t q_len;           /* query tokens a sequence, 1 to 8 (0: 1); the G x q_len query rows of a KV head share
                         each K/V tile (G x q_len <= 256) */
-  int32_t m_tiles_per_cta; /* 0: the plan's choice; 1 or 2 forces the m-tiles (16 query rows each) a CTA computes
+  int32_t m_tiles_per_cta; /* 0: the plan's choice; 1, 2 or 4 forces the m-tiles (16 query rows each) a CTA computes
                               against each K/V tile it streams; 2 needs q_len > 1, head_dim 64 or 128 and a 16-bit
-                              cache (plan.hpp, two_m_tiles) */
+                              cache (plan.hpp, two_m_tiles); 4, the warpgroup kernel (wgmma), q_len > 1, head_dim
+                              128, a 16-bit cache and q_type = kv_type (plan.hpp, can_group_rows) */
 } cotile_decode_shape_t;
 
 typedef struct {
@@ -71,8 +72,9 @@ typedef struct {
                                 kernel start early (plan.hpp, solo_launch); never less than the kernel needs */
   int32_t kv_heads_per_cta; /* 1, or 2: two KV heads of head_dim 64 share each CTA, read as one row of 128 elements
                                 (fp8 caches: 128-byte rows instead of 64; plan.hpp, pair_heads) */
-  int32_t m_tiles_per_cta;  /* 1, or 2: a CTA computes two m-tiles (32 query rows) against each K/V tile, so that
-                                ceil(m_tiles / 2) CTAs stream a (batch, KV head, split)'s rows (plan.hpp, two_m_tiles) */
+  int32_t m_tiles_per_cta;  /* 1, 2 or 4: a CTA computes that many m-tiles (16, 32 or 64 query rows) against each K/V
+                                tile, so that ceil(m_tiles / m_tiles_per_cta) CTAs stream a (batch, KV head, split)'s
+                                rows (plan.hpp, two_m_tiles; 4: the warpgroup kernel, can_group_rows) */
   uint64_t workspace_bytes; /* device memory run needs; zero it once before the first run */
 } cotile_decode_plan_t;
 

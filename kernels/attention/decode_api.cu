@@ -61,7 +61,8 @@ int64_t q_len_of(const cotile_decode_shape_t& s) { return s.q_len == 0 ? 1 : s.q
 // heads_kv / 2 pairs of 2G query rows a token (plan.hpp, pair_heads; Params::pair_rows). A KV head's
 // query rows are its G heads of each of the q_len tokens (rows = G x q_len, in m-tiles of 16).
 // m_blocks = 2: two m-tiles a CTA (32 rows) where there are two or more (plan.hpp, two_m_tiles;
-// head_dim 64 and 128 with a 16-bit cache: kernel_for finds no other).
+// head_dim 64 and 128 with a 16-bit cache: kernel_for finds no other); 4: the warpgroup kernel's
+// 64 rows (plan.hpp, can_group_rows).
 struct LaunchHeads {
   int64_t per_cta, heads_kv, group, head_dim, rows, m_tiles;
   bool tokens;         // q_len > 1: the Tokens kernels (decode_kernel.cuh)
@@ -72,7 +73,7 @@ struct LaunchHeads {
     LaunchHeads l{per_cta, s.heads_kv / per_cta, g * per_cta, s.head_dim * per_cta, 0, 0, q_len_of(s) > 1};
     l.rows = l.group * q_len_of(s);
     l.m_tiles = (l.rows + kRows - 1) / kRows;
-    l.m_blocks = m_blocks == 2 && l.m_tiles > 1 ? 2 : 1;
+    l.m_blocks = (m_blocks == 2 || m_blocks == 4) && l.m_tiles > 1 ? m_blocks : 1;
     l.m_ctas = (l.m_tiles + l.m_blocks - 1) / l.m_blocks;
     return l;
   }
@@ -97,7 +98,8 @@ KernelInfo kernel_for(const LaunchHeads& l, int32_t kv) {
   if (l.per_cta == 2) return l.head_dim != 128 ? KernelInfo{} : l.tokens ? kernel_pairs_tokens(kv) : kernel_pairs(kv);
   switch (l.head_dim) {
     case 64: return l.tokens ? kernel_d64_tokens(kv, l.m_blocks) : kernel_d64(kv);
-    case 128: return l.tokens ? kernel_d128_tokens(kv, l.m_blocks) : kernel_d128(kv);
+    case 128:
+      return !l.tokens ? kernel_d128(kv) : l.m_blocks == 4 ? kernel_d128_rows(kv) : kernel_d128_tokens(kv, l.m_blocks);
     case 256: return l.tokens ? kernel_d256_tokens(kv) : kernel_d256(kv);
     default: return {};
   }
@@ -126,9 +128,9 @@ DriverLaunchFn driver_launch() {
 // The CUfunction of a kernel (one cache slot per head_dim, cache type, heads a CTA, one or
 // several tokens and m-tiles a CTA); null when not found.
 CUfunction driver_function(const LaunchHeads& l, int32_t kv, const void* fn) {
-  static std::atomic<CUfunction> cache[12 * 4];
+  static std::atomic<CUfunction> cache[16 * 4];
   const int heads = l.per_cta == 2 ? 3 : l.head_dim == 64 ? 0 : l.head_dim == 128 ? 1 : 2;
-  const int kind = heads + (!l.tokens ? 0 : l.m_blocks == 1 ? 4 : 8);  // two m-tiles: head_dim 64, 128
+  const int kind = heads + (!l.tokens ? 0 : 4 * (l.m_blocks == 4 ? 3 : l.m_blocks));  // 2: head_dim 64, 128; 4: 128
   const int slot = kind * 4 + kv;
   CUfunction f = cache[slot].load(std::memory_order_acquire);
   if (f) return f;
@@ -249,14 +251,22 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
                 "heads_kv = %lld; pairs need an fp8 cache, head_dim 64, G x q_len <= 8 and an even heads_kv",
                 (long long)s.head_dim, dtype_name(s.kv_type), (long long)group, (long long)q_len_of(s),
                 (long long)s.heads_kv);
-  if (s.m_tiles_per_cta < 0 || s.m_tiles_per_cta > 2)
+  if (s.m_tiles_per_cta < 0 || s.m_tiles_per_cta > 4 || s.m_tiles_per_cta == 3)
     return fail(COTILE_ERROR_INVALID_ARGUMENT,
-                "cotile_decode_plan: m_tiles_per_cta = %d must be 0 (chosen by the plan), 1 or 2", s.m_tiles_per_cta);
+                "cotile_decode_plan: m_tiles_per_cta = %d must be 0 (chosen by the plan), 1, 2 or 4",
+                s.m_tiles_per_cta);
   if (s.m_tiles_per_cta == 2 && !can_two_m_tiles(q_len_of(s), s.head_dim, dtype_bytes(s.kv_type)))
     return fail(COTILE_ERROR_UNSUPPORTED,
                 "cotile_decode_plan: m_tiles_per_cta = 2 with q_len = %d, head_dim = %lld, kv_type = %s; two m-tiles "
                 "a CTA need several query tokens, head_dim 64 or 128 and a 16-bit cache",
                 s.q_len, (long long)s.head_dim, dtype_name(s.kv_type));
+  const bool can_group = can_group_rows(q_len_of(s), s.head_dim, dtype_bytes(s.kv_type), s.q_type == s.kv_type);
+  if (s.m_tiles_per_cta == 4 && !can_group)
+    return fail(COTILE_ERROR_UNSUPPORTED,
+                "cotile_decode_plan: m_tiles_per_cta = 4 with q_len = %d, head_dim = %lld, kv_type = %s, q_type = %s; "
+                "the warpgroup kernel's 64 rows a CTA need several query tokens, head_dim 128, a 16-bit cache and Q "
+                "of the cache's type",
+                s.q_len, (long long)s.head_dim, dtype_name(s.kv_type), dtype_name(s.q_type));
   // Plan for s.device, then give the caller back its current device.
   int caller_device = 0;
   COTILE_CUDA_TRY(cudaGetDevice(&caller_device), "cotile_decode_plan: device");
@@ -310,20 +320,31 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
     l.choice = s.splits > 0 ? choose_merge(l.machine, work, s.splits) : choose_splits(l.machine, work);
     return ok();
   };
-  // Two m-tiles a CTA when forced, or by the rule (plan.hpp, two_m_tiles) at the splits the plan
-  // chooses for them, and at an odd count of m-tiles only where one a CTA takes more than a wave
-  // (two_m_tiles_odd); else one. (LaunchHeads takes one where the rows are one m-tile, as a pair's
-  // always are.)
-  const bool can_two = can_two_m_tiles(q_len_of(s), s.head_dim, dtype_bytes(s.kv_type));
+  // The warpgroup kernel's 64 rows a CTA when forced, or where it can run, a KV head has more than
+  // one m-tile of rows, and its launch streams long enough rows on every SM (plan.hpp,
+  // can_group_rows, group_rows_pay). Else two m-tiles a CTA when forced, or by the rule (plan.hpp,
+  // two_m_tiles) at the splits the plan chooses for them, and at an odd count of m-tiles only where
+  // one a CTA takes more than a wave (two_m_tiles_odd); else one. (LaunchHeads takes one where the
+  // rows are one m-tile, as a pair's always are.)
   PlannedLaunch launch;
-  cotile_status st = launch_for(s.m_tiles_per_cta == 2 || (s.m_tiles_per_cta == 0 && can_two) ? 2 : 1, launch);
-  if (st != COTILE_OK) return st;
-  if (s.m_tiles_per_cta == 0 && launch.heads.m_blocks == 2) {
-    const bool two = two_m_tiles(s.max_kv_len, launch.choice.splits), odd = launch.heads.m_tiles % 2 == 1;
-    if (!two || odd) {
-      PlannedLaunch one;
-      if ((st = launch_for(1, one)) != COTILE_OK) return st;
-      if (!two || !two_m_tiles_odd(one.grid(s.batch), one.machine.sms * one.machine.ctas_per_sm)) launch = one;
+  cotile_status st = COTILE_OK;
+  bool chosen = false;
+  if (s.m_tiles_per_cta == 4 || (s.m_tiles_per_cta == 0 && per_cta == 1 && can_group)) {
+    if ((st = launch_for(4, launch)) != COTILE_OK) return st;
+    chosen = s.m_tiles_per_cta == 4 || launch.heads.m_blocks != 4 ||
+             group_rows_pay(s.max_kv_len, launch.choice.splits, launch.grid(s.batch), sms);
+  }
+  if (!chosen) {
+    const bool can_two = can_two_m_tiles(q_len_of(s), s.head_dim, dtype_bytes(s.kv_type));
+    if ((st = launch_for(s.m_tiles_per_cta == 2 || (s.m_tiles_per_cta == 0 && can_two) ? 2 : 1, launch)) != COTILE_OK)
+      return st;
+    if (s.m_tiles_per_cta == 0 && launch.heads.m_blocks == 2) {
+      const bool two = two_m_tiles(s.max_kv_len, launch.choice.splits), odd = launch.heads.m_tiles % 2 == 1;
+      if (!two || odd) {
+        PlannedLaunch one;
+        if ((st = launch_for(1, one)) != COTILE_OK) return st;
+        if (!two || !two_m_tiles_odd(one.grid(s.batch), one.machine.sms * one.machine.ctas_per_sm)) launch = one;
+      }
     }
   }
   const LaunchHeads& lh = launch.heads;

@@ -15,7 +15,7 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::finish(int mb) {
     write_output(row, d0, acc, inv, lse);
   };
   if (p.clustered) {
-    merge_cluster<D, kWarps, kRows>(m.o, C::kMergeRow, m.max, m.sum, split, p.splits, valid_rows, write);
+    merge_cluster<D, C::kMergeWarps, kRows>(m.o, C::kMergeRow, m.max, m.sum, split, p.splits, valid_rows, write);
     return trace(p, kTraceMerged);
   }
   int* last = reinterpret_cast<int*>(C::kQInPlace ? smem : smem + C::kQRawBytes);  // (Q is done)
@@ -36,11 +36,11 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::finish(int mb) {
     // The softmax merge of the warps' states (softmax.cuh): M, f_w, l = sum f_w l_w, O = sum f_w O_w.
     float mx = -INFINITY;
 #pragma unroll
-    for (int w = 0; w < kWarps; ++w) mx = fmaxf(mx, m.max[w * kRows + row]);
+    for (int w = 0; w < C::kMergeWarps; ++w) mx = fmaxf(mx, m.max[w * kRows + row]);
     const float base = exp2_reference(mx);
     float sum = 0.0f, acc[8] = {};
 #pragma unroll
-    for (int w = 0; w < kWarps; ++w) {
+    for (int w = 0; w < C::kMergeWarps; ++w) {
       const float f = merge_weight(m.max[w * kRows + row], base);
       sum += f * m.sum[w * kRows + row];
       const float4* src = reinterpret_cast<const float4*>(m.o + (w * kRows + row) * C::kMergeRow + d0);
@@ -139,20 +139,22 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::write_output(int
     p.lse[(int64_t(b) * (Tokens ? p.q_len : 1) + token) * p.heads_kv * p.group + head] = lse2 * kLn2;
 }
 
-// A warp's (max, sum) of its two rows (the row's 4 lanes summed) and O into a block's buffers.
+// A warp's (max, sum) of its two rows (the row's 4 lanes summed) and O into a block's buffers (its
+// own slot, or the only one: the warpgroup kernel's warp w alone holds block w).
 template <int D, int KvType, bool Pairs, bool Tokens, int MB>
 __device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::store_block(const MergeBuffers& m,
                                                                                      SoftmaxRow (&row)[2],
                                                                                      const float (&o)[D / 8][4],
                                                                                      const SAcc& s_at) const {
   constexpr auto column = C::o_column();
+  const int slot = C::kMergeWarps == 1 ? 0 : warp;
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     row[r].sum += __shfl_xor_sync(0xffffffffu, row[r].sum, 1);
     row[r].sum += __shfl_xor_sync(0xffffffffu, row[r].sum, 2);
     if (s_at.column == 0) {  // the row's lane that holds column 0
-      m.max[warp * kRows + s_at.row + SAcc::row_step(2 * r)] = row[r].max;
-      m.sum[warp * kRows + s_at.row + SAcc::row_step(2 * r)] = row[r].sum;
+      m.max[slot * kRows + s_at.row + SAcc::row_step(2 * r)] = row[r].max;
+      m.sum[slot * kRows + s_at.row + SAcc::row_step(2 * r)] = row[r].sum;
     }
   }
   // O's accumulators are where S's are, in D / 8 n8 tiles: elements 2r, 2r + 1 of n8 tile nt at
@@ -170,7 +172,7 @@ __device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::store_b
       "decode: O's accumulators are not where the merge stores them");
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
-    float* dst = m.o + (warp * kRows + s_at.row + OAcc::row_step(2 * r)) * C::kMergeRow;
+    float* dst = m.o + (slot * kRows + s_at.row + OAcc::row_step(2 * r)) * C::kMergeRow;
     const int n = s_at.column;  // the elements' column in each n8 tile
     if constexpr (!C::kFp8) {   // one 8-byte store
 #pragma unroll

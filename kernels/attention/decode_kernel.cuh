@@ -39,13 +39,15 @@ namespace cotile::attention::detail {
 // instantiation so that the others carry none of its code (decode_pairs.cu; with Tokens,
 // decode_pairs_tokens.cu).
 // MB: the row blocks (m-tiles of 16 query rows) a CTA computes against each K/V tile (several
-// tokens only: 32 rows at head_dim <= 128; decode_api.cu, LaunchHeads).
+// tokens only: 32 rows at head_dim <= 128; decode_api.cu, LaunchHeads). MB = 4: the warpgroup
+// kernel (decode_rows.cuh), 64 rows a CTA by wgmma, warp w's rows block w.
 template <int D, int KvType, bool Pairs = false, bool Tokens = false, int MB = 1>
 struct DecodeCta {
   using C = Config<D, KvType, MB>;
   static constexpr int kR = C::kR, kStages = C::kStages;
   static_assert(MB == 1 || Tokens, "decode: several row blocks a CTA are for several query tokens");
   static_assert(MB == 1 || !C::kFp8, "decode: fp8 caches take one row block a CTA (plan.hpp, can_two_m_tiles)");
+  static_assert(MB != 4 || (D == 128 && !Pairs), "decode: the warpgroup kernel is head_dim 128, one KV head a CTA");
 
   const Params& p;
   uint8_t* smem;
@@ -87,8 +89,9 @@ struct DecodeCta {
     float *o, *max, *sum;
   };
   __device__ MergeBuffers merge_buffers(int mb = 0) const {
+    constexpr int kW = C::kMergeWarps;
     float* o = reinterpret_cast<float*>(after_q() + mb * C::kMergeBytes);
-    return {o, o + kWarps * kRows * C::kMergeRow, o + kWarps * kRows * C::kMergeRow + kWarps * kRows};
+    return {o, o + kW * kRows * C::kMergeRow, o + kW * kRows * C::kMergeRow + kW * kRows};
   }
   __device__ uint8_t* merge_scratch() const { return after_q() + (MB > 1 ? MB * C::kMergeBytes : 0); }
 
@@ -258,6 +261,17 @@ struct DecodeCta {
 
   // ---- the CTA's work -------------------------------------------------------------------------
 
+  // The scores' scale of KV head kh: y = y_scale_of(kh) * (q . k as computed), in base 2 (before the
+  // soft-cap's tanh when capped: p.softcap > 0); O's: V's dequantization scale.
+  __device__ __forceinline__ float y_scale_of(int kh, bool capped) const {
+    const float k_scale = p.k_scale * (p.k_scale_h ? p.k_scale_h[kh] : 1.0f) * kFp8Factor<KvType>;
+    const float x_scale = p.scale * k_scale;  // x = x_scale * (q . k as computed)
+    return capped ? x_scale / p.softcap : x_scale * kLog2e;
+  }
+  __device__ __forceinline__ float v_scale_of(int kh) const {
+    return p.v_scale * (p.v_scale_h ? p.v_scale_h[kh] : 1.0f) * kFp8Factor<KvType>;
+  }
+
   // The rows this split attends to, for sequence length seqlen_b: [start, L) cut into p.splits
   // chunks of whole tiles; and where they are. Token j (of q_len) attends to [.., L - q_len + 1 + j),
   // its last `window` rows with a window: the first token's window starts first.
@@ -268,7 +282,8 @@ struct DecodeCta {
     const int L = seqlen + (p.k_new ? q_len : 0);
     first_end = L - q_len + 1;
     const int start = p.window > 0 ? ::max(0, first_end - p.window) : 0;
-    const int chunk = ((L - start + p.splits - 1) / p.splits + kRows - 1) / kRows * kRows;
+    constexpr int kChunk = MB == 4 ? kGroupRows : kRows;  // whole tiles a split
+    const int chunk = ((L - start + p.splits - 1) / p.splits + kChunk - 1) / kChunk * kChunk;
     lo = ::min(L, start + split * chunk);
     hi = ::min(L, lo + chunk);
     rows = KvRows::make<L2Only>(p, b, h, seqlen);
@@ -375,6 +390,7 @@ struct DecodeCta {
         }
       }
 
+    if constexpr (MB == 4) return run_rows();
     // 3. The pipeline's prologue: kStages - 1 tiles in flight per warp. Not unrolled, like the
     //    epilogue's steps (finish): code that runs once a CTA is fetched from DRAM when the launch
     //    follows a large read (which evicts it from L2), so every copy of it costs an isolated call
@@ -418,17 +434,9 @@ struct DecodeCta {
     // The scales of the lane's two rows (elements 0, 1 and 2, 3): their KV heads' (kv_head).
     const bool capped = p.softcap > 0.0f;
     const float y_cap = p.softcap * kLog2e;
-    const auto y_scale_of = [&](int kh) {
-      const float k_scale = p.k_scale * (p.k_scale_h ? p.k_scale_h[kh] : 1.0f) * kFp8Factor<KvType>;
-      const float x_scale = p.scale * k_scale;  // x = x_scale * (q . k as computed)
-      return capped ? x_scale / p.softcap : x_scale * kLog2e;
-    };
-    const auto v_scale_of = [&](int kh) {
-      return p.v_scale * (p.v_scale_h ? p.v_scale_h[kh] : 1.0f) * kFp8Factor<KvType>;
-    };
     float y_scale[2];
-    y_scale[0] = y_scale_of(kv_head(s_at.row + SAcc::row_step(0)));
-    y_scale[1] = paired() ? y_scale_of(kv_head(s_at.row + SAcc::row_step(2))) : y_scale[0];
+    y_scale[0] = y_scale_of(kv_head(s_at.row + SAcc::row_step(0)), capped);
+    y_scale[1] = paired() ? y_scale_of(kv_head(s_at.row + SAcc::row_step(2)), capped) : y_scale[0];
     out_scale = v_scale_of(paired() ? 2 * h : h);
     out_scale_two = paired() ? v_scale_of(2 * h + 1) : out_scale;
     // Several query tokens: the lane's two rows of each block attend to [front, end) (their
@@ -543,6 +551,13 @@ struct DecodeCta {
     }
   }
 
+  // ---- the warpgroup kernel (decode_rows.cuh) ----------------------------------------------------
+  static constexpr int kGroupRows = 64;  // a tile's K/V rows, and the CTA's query rows (wgmma's M)
+  __device__ uint8_t* group_stage(int s) const { return after_q() + s * 2 * kGroupRows * kR; }
+  __device__ void start_q_rows() const;
+  __device__ void issue_group_tile(int n0, int s) const;
+  __device__ void run_rows();
+
   // ---- the epilogue (decode_epilogue.cuh) -----------------------------------------------------
   __device__ void finish(int mb);
   __device__ void store_block(const MergeBuffers& m, SoftmaxRow (&row)[2], const float (&o)[D / 8][4],
@@ -555,6 +570,7 @@ struct DecodeCta {
 
 #include "decode_epilogue.cuh"  // DecodeCta's epilogue
 #include "decode_mma.cuh"       // DecodeCta's MMAs
+#include "decode_rows.cuh"      // DecodeCta's warpgroup kernel (MB = 4)
 
 namespace cotile::attention::detail {
 
@@ -593,7 +609,8 @@ __global__ void __launch_bounds__(kThreads, COTILE_DECODE_MIN_CTAS) decode_kerne
   arch::grid_dependency_wait();
   cta.stagger();
   trace(p, kTraceStart);
-  cta.start_q();
+  if constexpr (MB == 4) cta.start_q_rows();
+  else cta.start_q();
   cta.locate(p.seqlen[cta.b]);
   cta.run();
 }

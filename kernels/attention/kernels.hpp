@@ -1,6 +1,7 @@
 // The compiled decode kernels: one per (head_dim, cache type), in decode_d64/128/256.cu, and for
 // several query tokens a sequence, in decode_d64/128/256_tokens.cu, one per row blocks a CTA too
-// (16 or 32 query rows; 32 for 16-bit caches of head_dim 64 and 128 only).
+// (16 or 32 query rows; 32 for 16-bit caches of head_dim 64 and 128 only), and the warpgroup
+// kernels of 64 rows (decode_d128_rows.cu).
 #pragma once
 
 namespace cotile::attention::detail {
@@ -17,6 +18,7 @@ KernelInfo kernel_d256(int kv_type);
 KernelInfo kernel_pairs(int kv_type);                     // pairs of head_dim-64 KV heads (fp8 only; else none)
 KernelInfo kernel_d64_tokens(int kv_type, int m_blocks);  // q_len > 1 (Params::q_len); m_blocks 1 or 2
 KernelInfo kernel_d128_tokens(int kv_type, int m_blocks);
+KernelInfo kernel_d128_rows(int kv_type);     // q_len > 1, 64 rows a CTA by wgmma (16-bit caches only; else none)
 KernelInfo kernel_d256_tokens(int kv_type);   // one row block
 KernelInfo kernel_pairs_tokens(int kv_type);  // pairs with q_len > 1 (2G x q_len <= 16 rows; fp8 only)
 

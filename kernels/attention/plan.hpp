@@ -197,6 +197,25 @@ inline bool two_m_tiles(int64_t max_rows, int64_t splits) { return (max_rows + s
 // waves) and B = 128 two m-tiles x0.80-0.93 faster.
 inline bool two_m_tiles_odd(int64_t one_tile_grid, int64_t slots) { return one_tile_grid > slots; }
 
+// The warpgroup kernel (decode_rows.cuh: 64 query rows a CTA, computed together against each
+// 64-row K/V tile by wgmma): several query tokens, a 16-bit cache of head_dim 128, Q in the cache's
+// type (Q goes to wgmma as loaded), one KV head a CTA. Whether to (group_rows_pay): where a KV head
+// has more than one m-tile of rows, its CTAs each attend at least kGroupMinRows rows at the split
+// count the plan chooses for it, and its grid puts a CTA on every SM. Its CTAs are a quarter of one
+// m-tile a CTA's (and its splits cut 64-row tiles), so short rows and grids of fewer CTAs than SMs
+// leave it with less in flight than the per-warp kernel. Measured (sweep.py --q-len 2 and 4
+// --m-tiles-per-cta 1, 2, 4, the 81 bf16 head_dim-128 cases of two m-tiles and more, H200,
+// 2026-12-04): the rule puts 79 within 5% of the best of the three in both (a) and (b), against
+// 56 for the warpgroup kernel always and 29 for the per-warp rule (two_m_tiles); 192-256 rows and
+// grids of 132-256 CTAs give the same 79.
+inline constexpr int64_t kGroupMinRows = 256;
+inline bool can_group_rows(int64_t q_len, int64_t head_dim, int64_t kv_bytes, bool q_is_kv_type) {
+  return q_len > 1 && head_dim == 128 && kv_bytes == 2 && q_is_kv_type;
+}
+inline bool group_rows_pay(int64_t max_rows, int64_t splits, int64_t grid, int64_t sms) {
+  return (max_rows + splits - 1) / splits >= kGroupMinRows && grid >= sms;
+}
+
 // Whether the first wave's CTAs prefetch their first K/V tiles into L2 before the dependency wait
 // (decode_kernel.cuh, prefetch_before_wait): for contiguous 16-bit caches whose CTAs attend at
 // least kPrefetchRows rows of the longest sequence (paged caches never: the page table would be

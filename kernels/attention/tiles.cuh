@@ -215,7 +215,10 @@ struct Config {
   // banks: rows g, g + 1 are 8 banks apart for the 8-byte (16-bit caches), 16 for the 16-byte
   // stores (fp8).
   static constexpr int kMergeRow = D + (kFp8 ? 16 : 8);
-  static constexpr int kMergeBytes = kWarps * kRows * kMergeRow * 4 + 2 * kWarps * kRows * 4;  // a row block's
+  // The warps whose states a row block merges: each warp's with per-warp streams, one with the
+  // warpgroup's (MB = 4: warp w alone computes block w; decode_rows.cuh).
+  static constexpr int kMergeWarps = MB == 4 ? 1 : kWarps;
+  static constexpr int kMergeBytes = kMergeWarps * kRows * kMergeRow * 4 + 2 * kMergeWarps * kRows * 4;  // a block's
   // The split merge's scratch (merge.cuh, merge_workspace): where the buffers were with one row
   // block, after every block's with several (their merges run one after the other).
   static constexpr int kScratchBytes = (kMaxSplits * kRows + kRows + kThreads * 8) * 4;

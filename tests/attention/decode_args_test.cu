@@ -193,7 +193,13 @@ TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
                "kv_heads_per_cta = 2 with head_dim = 64, kv_type = e4m3, G = 4, q_len = 3, heads_kv = 4; pairs need "
                "an fp8 cache, head_dim 64, G x q_len <= 8 and an even heads_kv");
   s = shape(), s.m_tiles_per_cta = 3;
-  expect_error(plan_of(s), COTILE_ERROR_INVALID_ARGUMENT, "m_tiles_per_cta = 3 must be 0 (chosen by the plan), 1 or 2");
+  expect_error(plan_of(s), COTILE_ERROR_INVALID_ARGUMENT,
+               "m_tiles_per_cta = 3 must be 0 (chosen by the plan), 1, 2 or 4");
+  s = shape(), s.q_len = 4, s.q_type = COTILE_BF16, s.m_tiles_per_cta = 4;  // an f16 cache
+  expect_error(plan_of(s), COTILE_ERROR_UNSUPPORTED,
+               "m_tiles_per_cta = 4 with q_len = 4, head_dim = 128, kv_type = f16, q_type = bf16; the warpgroup "
+               "kernel's 64 rows a CTA need several query tokens, head_dim 128, a 16-bit cache and Q of the cache's "
+               "type");
   s = shape(), s.kv_type = COTILE_E4M3, s.q_len = 2, s.m_tiles_per_cta = 2;
   expect_error(plan_of(s), COTILE_ERROR_UNSUPPORTED,
                "m_tiles_per_cta = 2 with q_len = 2, head_dim = 128, kv_type = e4m3; two m-tiles a CTA need several "

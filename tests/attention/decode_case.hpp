@@ -29,7 +29,7 @@ struct Case {
   int layout = COTILE_KV_ANY;  // the plan's kv_layout (NHD: it may pair heads by choice)
   int expect_per_cta = 0;      // > 0: the plan must choose this kv_heads_per_cta
   int q_len = 1;               // query tokens a sequence (in the cache's last q_len rows, or appended)
-  int m_tiles_per_cta = 0;     // 0: the plan's choice; 1 or 2 forced (decode.h)
+  int m_tiles_per_cta = 0;     // 0: the plan's choice; 1, 2 or 4 forced (decode.h)
   int expect_m_tiles = 0;      // > 0: the plan must choose this m_tiles_per_cta
   // Whether pairs of KV heads can run this case (decode.h, kv_heads_per_cta).
   bool can_pair() const {

@@ -50,22 +50,59 @@ void decode_test::token_cases(bool quick) {
     last.q_len = 4, last.splits = 12, last.per_head_scale = true;  // 32 x 8 x 2 CTAs x 12 splits: several waves
     last.m_tiles_per_cta = 2;
     if (!quick) run_case(last);
-    // The plan's own choice of two m-tiles: 16-bit, CTAs of >= 1 024 rows (plan.hpp, two_m_tiles); and fp8,
-    // which it never gives two.
-    Case chosen{16, 16384, 16, 128, 1, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
+    // The plan's own choice of two m-tiles: 16-bit, CTAs of >= 1 024 rows (plan.hpp, two_m_tiles), where
+    // the warpgroup kernel cannot run (Q of another type than the cache); and fp8, which it never gives two.
+    Case chosen{16, 16384, 16, 128, 1, Cache::kBHND, 0, false, false, COTILE_F16, COTILE_BF16, COTILE_BF16};
     chosen.q_len = 2, chosen.expect_m_tiles = 2;
     if (!quick) run_case(chosen);
     // Three m-tiles (G 12 x 4 tokens): two a CTA only where one a CTA would take more than a wave
     // (plan.hpp, two_m_tiles_odd): B = 1 N = 64K one (192 CTAs), B = 16 N = 8K two (384 of one).
-    Case odd_one{1, 65536, 12, 128, 2, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
+    Case odd_one{1, 65536, 12, 128, 2, Cache::kBHND, 0, false, false, COTILE_F16, COTILE_BF16, COTILE_BF16};
     odd_one.q_len = 4, odd_one.expect_m_tiles = 1;
     if (!quick) run_case(odd_one);
-    Case odd_two{16, 8192, 12, 128, 2, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
+    Case odd_two{16, 8192, 12, 128, 2, Cache::kBHND, 0, false, false, COTILE_F16, COTILE_BF16, COTILE_BF16};
     odd_two.q_len = 4, odd_two.expect_m_tiles = 2;
     if (!quick) run_case(odd_two);
     Case fp8_wide{1, 3000, 16, 128, 1, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_E4M3, COTILE_F16};
     fp8_wide.q_len = 4, fp8_wide.expect_m_tiles = 1;  // 64 rows: 4 CTAs of 16, the plan's splits
     run_case(fp8_wide);
+  }
+  // The warpgroup kernel (64 query rows a CTA by wgmma, decode_rows.cuh), forced: a CTA's last blocks empty (35 rows: warp 3 idle; 48; 128 rows: two CTAs a head), sequences
+  // shorter than the tokens, splits that cut a 64-row tile, every cache kind, the append, remap, window,
+  // soft-cap, per-head scales, both 16-bit types and each merge (spread, cluster, several waves' last CTA).
+  {
+    std::vector<Case> rows;
+    Case c{3, 2000, 7, 128, 2, Cache::kPaged, 16, false, true, COTILE_F16, COTILE_F16, COTILE_BF16};
+    c.q_len = 5, c.splits = 8, c.window = 300, c.softcap = 30.0f, c.per_head_scale = true;
+    rows.push_back(c);
+    c = Case{3, 3, 16, 128, 1, Cache::kPaged, 64, false, false, COTILE_BF16, COTILE_BF16, COTILE_F16};
+    c.q_len = 8;  // 3 rows for 8 tokens: the first five attend to nothing
+    rows.push_back(c);
+    c = Case{64, 1500, 8, 128, 8, Cache::kBNHD, 0, true, false, COTILE_F16, COTILE_F16, COTILE_F16};
+    c.q_len = 4, c.splits = 12;  // 512 CTAs x 12 splits: several waves, the last CTA merges
+    rows.push_back(c);
+    c = Case{1, 20000, 12, 128, 2, Cache::kBHND, 0, false, true, COTILE_BF16, COTILE_BF16, COTILE_BF16};
+    c.q_len = 4;  // 48 rows, the plan's splits
+    rows.push_back(c);
+    c = Case{16, 2048, 5, 128, 8, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
+    c.q_len = 4, c.splits = 2;  // 2-CTA clusters
+    rows.push_back(c);
+    c = Case{2, 777, 32, 128, 1, Cache::kPaged, 64, true, true, COTILE_BF16, COTILE_BF16, COTILE_BF16};
+    c.q_len = 8, c.splits = 3, c.window = 100;  // 256 rows: four CTAs a head; splits of 260 rows
+    rows.push_back(c);
+    for (Case& r : rows) {
+      if (quick) r.N = std::min(r.N, 2000);
+      r.m_tiles_per_cta = 4;
+      run_case(r);
+    }
+    // The plan's choice (plan.hpp, group_rows_pay): 64 rows a head (G 16 x 4 tokens), B = 16 N = 16K: CTAs
+    // of 1 024 rows, 256 of them; B = 1 N = 1K: 16 CTAs of 64 rows, one m-tile a CTA instead.
+    Case chosen_rows{16, 16384, 16, 128, 1, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
+    chosen_rows.q_len = 4, chosen_rows.expect_m_tiles = 4;
+    if (!quick) run_case(chosen_rows);
+    Case short_rows{1, 1024, 16, 128, 1, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
+    short_rows.q_len = 4, short_rows.expect_m_tiles = 1;
+    run_case(short_rows);
   }
   // Pairs of KV heads with several query tokens (each token's 2G rows: the pair's first head's G,
   // then its second's), forced: 16 rows (G 1 x 8 tokens, G 2 x 4), pages of 16 and 64 rows, heads

@@ -95,10 +95,11 @@ for j in range(T):
     ref_j, _ = reference(qt[:, j], [kt[b, :ends[b]] for b in range(B)], [vt[b, :ends[b]] for b in range(B)], ends,
                          1 / math.sqrt(D), ones, ones)
     check(f"q_len 3 appended, token {j}", rel(out_ta[:, j], ref_j) < 4e-3, f"rel {rel(out_ta[:, j], ref_j):.2e}")
-# Two m-tiles a CTA (G x q_len = 8 x 3 = 24 query rows, 32 a CTA), forced, and one a CTA.
+# Two m-tiles a CTA (G x q_len = 8 x 3 = 24 query rows, 32 a CTA), forced, one a CTA, and the warpgroup
+# kernel's 64 rows a CTA (the plan's choice here).
 Hkv2, ones2 = 2, torch.ones(2, device=dev)
 k2, v2 = torch.randn(B, N, Hkv2, D, device=dev, dtype=torch.float16), torch.randn(B, N, Hkv2, D, device=dev, dtype=torch.float16)
-for mt in (1, 2):
+for mt in (1, 2, 4):
     plan_m = cotile_decode.DecodePlan(B, Hq, Hkv2, D, N, torch.float16, torch.float16, torch.float16, q_len=T,
                                       m_tiles_per_cta=mt)
     out_m = plan_m.run(qt, k2, v2, torch.tensor(lens_t, dtype=torch.int32, device=dev))
