@@ -11,13 +11,15 @@ worst cases (named); then the same by cache kind (16-bit, fp8) and by a KV head'
 (G x q_len, in m-tiles of 16), so that what the misses share shows; exit 1 when a CSV is not what it
 should be (no cotile rows, or its q_len).
 
-The plan's choice of m-tiles a CTA (plan.hpp, two_m_tiles) against the better forced choice, from
-three runs of the same q_len (the plan's, and --m-tiles-per-cta 1 and 2):
+The plan's choice of m-tiles a CTA (plan.hpp, two_m_tiles, group_rows_pay) against the best forced
+choice, from runs of the same q_len (the plan's, and --m-tiles-per-cta 1 and 2, and 4 if given):
 
-    python3 bench/decode/qlen_targets.py --m-tiles DIR/q4/sweep.csv DIR/q4_m1/sweep.csv DIR/q4_m2/sweep.csv
+    python3 bench/decode/qlen_targets.py --m-tiles DIR/q4/sweep.csv DIR/q4_m1/sweep.csv DIR/q4_m2/sweep.csv \
+        [DIR/q4_m4/sweep.csv]
 
-Per mode (a) and (b): the cases where the two forced runs differ (the cases that can take two),
-how many have the plan within 5% of the better, and the worst (named).
+Per mode (a) and (b): the cases where the forced runs differ (the cases that can take two), how many
+have the plan within 5% of the best, and the worst (named); with four forced too, the count within
+5% in both modes.
 """
 import csv
 import math
@@ -100,22 +102,33 @@ def report(one_rows, many_rows):
 ORACLE_SLACK = 1.05
 
 
-def m_tile_report(plan_rows, one_rows, two_rows):
-    """The verdict lines of the plan's m-tiles a CTA against the better of one and two forced."""
+def ran_with(row, m):
+    """Whether a forced run's row ran with m m-tiles a CTA (a case that cannot take them ran with one)."""
+    return row is not None and int(float(row.get("m_tiles_per_cta") or 1)) == m
+
+
+def m_tile_report(plan_rows, one_rows, two_rows, four_rows=None):
+    """The verdict lines of the plan's m-tiles a CTA against the best of one, two (and four) forced."""
     q = int(float(next(r for r in plan_rows if r.get("kernel") == "cotile").get("q_len") or 1))
     plan, one, two = (cotile_rows(rows, q) for rows in (plan_rows, one_rows, two_rows))
-    lines = [f"q_len {q}: the plan's m-tiles a CTA within {ORACLE_SLACK:.2f}x of the better of 1 and 2 forced, "
+    four = cotile_rows(four_rows, q) if four_rows is not None else {}
+    choices = "the better of 1 and 2" if four_rows is None else "the best of 1, 2 and 4"
+    lines = [f"q_len {q}: the plan's m-tiles a CTA within {ORACLE_SLACK:.2f}x of {choices} forced, "
              "on the cases that can take two:"]
+    within_modes = {}
     for mode in "ab":
         judged = []
         for key, r in plan.items():
-            o, t = one.get(key), two.get(key)
-            if o is None or t is None or int(float(t.get("m_tiles_per_cta") or 1)) != 2:
+            o, t, f = one.get(key), two.get(key), four.get(key)
+            if o is None or not ran_with(t, 2):
                 continue
-            best = min(T.num(o, f"{mode}_us"), T.num(t, f"{mode}_us"))
+            best = min([T.num(o, f"{mode}_us"), T.num(t, f"{mode}_us")] +
+                       ([T.num(f, f"{mode}_us")] if ran_with(f, 4) else []))
             c = T.ratio(T.num(r, f"{mode}_us"), best)
             if c is not None:
                 judged.append((c, r))
+                if c <= ORACLE_SLACK:
+                    within_modes.setdefault(key, set()).add(mode)
         if not judged:
             lines.append(f"  not judged ({mode}): no case took two m-tiles forced")
             continue
@@ -124,14 +137,17 @@ def m_tile_report(plan_rows, one_rows, two_rows):
         worst = "; ".join(f"{T.case_name(r)} {c:.2f}x (plan: {int(float(r.get('m_tiles_per_cta') or 1))})"
                           for c, r in judged[:T.MAX_NAMED] if c > ORACLE_SLACK)
         lines.append(f"  ({mode}) {within} of {len(judged)} within" + (f"; worst: {worst}" if worst else ""))
+    if four_rows is not None and len(lines) == 3:
+        both = sum(modes == set("ab") for modes in within_modes.values())
+        lines.append(f"  (a) and (b) {both} of {len(judged)} within both")
     return lines
 
 
 def main(argv):
-    oracle = len(argv) == 5 and argv[1] == "--m-tiles"
+    oracle = len(argv) in (5, 6) and argv[1] == "--m-tiles"
     if len(argv) != 3 and not oracle:
         print("usage: python3 bench/decode/qlen_targets.py Q1_SWEEP.csv QN_SWEEP.csv\n"
-              "       python3 bench/decode/qlen_targets.py --m-tiles PLAN.csv M1.csv M2.csv", file=sys.stderr)
+              "       python3 bench/decode/qlen_targets.py --m-tiles PLAN.csv M1.csv M2.csv [M4.csv]", file=sys.stderr)
         return 2
     runs = []
     for path in argv[2 if oracle else 1:]:

@@ -43,7 +43,7 @@ each count with one and with two heads a CTA, so that the plan's choice of pairs
 Several query tokens (--q-len T, issue 28): q and out [B, T, Hq, D], the tokens the cache's last T
 rows, cotile and the read only (no PyTorch kernel here takes the tokens' causal offset); the CSV's
 q_len column says which, and qlen_targets.py judges a run against a one-token run;
---m-tiles-per-cta 1 or 2 forces the m-tiles (16 query rows) a CTA where a case can take them (the
+--m-tiles-per-cta 1, 2 or 4 forces the m-tiles (16 query rows) a CTA where a case can take them (the
 m_tiles_per_cta column: what ran), and `qlen_targets.py --m-tiles` judges the plan's choice against
 the better forced one.
 Host cost: DecodePlan.run's host time and torch.ops.cotile.decode's (python/cotile_ops.py;
@@ -74,7 +74,7 @@ import sweep_targets  # noqa: E402
 
 torch = F = cotile_decode = timing = None  # imported by gpu_imports(), so that --list needs no PyTorch
 Q_LEN = 1  # query tokens a sequence (--q-len): q and out [B, Q_LEN, Hq, D] when > 1
-M_TILES = 0  # m-tiles a CTA (--m-tiles-per-cta): 0 the plan's choice, 1 or 2 forced where a case can take it
+M_TILES = 0  # m-tiles a CTA (--m-tiles-per-cta): 0 the plan's choice, 1, 2 or 4 forced where a case can take it
 
 FIELDS = ["label", "models", "Hq", "Hkv", "D", "G", "B", "N", "kv", "layout", "page_size", "kv_MiB", "kv16_MiB", "kernel",
           "status", "a_us", "a_worst_us", "b_us", "c_us", "pct_read_a", "pct_read_b", "pct_read_c", "graphed",
@@ -132,8 +132,13 @@ def make_inputs(case, copies):
 
 def m_tiles_for(case):
     """The m_tiles_per_cta a plan of the case is given: --m-tiles-per-cta, where the case can take it
-    (two: several tokens, a 16-bit cache of head_dim <= 128; plan.hpp, can_two_m_tiles), else 0."""
-    return M_TILES if M_TILES != 2 or (Q_LEN > 1 and case.kv == "bf16" and case.D <= 128) else 0
+    (two: several tokens, a 16-bit cache of head_dim <= 128, plan.hpp, can_two_m_tiles; four, the
+    warpgroup kernel: head_dim 128 and Q of the cache's type, bf16 here, can_group_rows), else 0."""
+    if M_TILES == 2 and not (Q_LEN > 1 and case.kv == "bf16" and case.D <= 128):
+        return 0
+    if M_TILES == 4 and not (Q_LEN > 1 and case.kv == "bf16" and case.D == 128):
+        return 0
+    return M_TILES
 
 
 def cotile_calls(case, inp, splits=0, kv_heads_per_cta=0):
@@ -428,7 +433,7 @@ def parse_args(argv):
     ap.add_argument("--host-only", action="store_true", help="only the host time of one DecodePlan.run call")
     ap.add_argument("--deadline", type=float, default=530.0, help="seconds after which no new case starts")
     ap.add_argument("--q-len", type=int, default=1, help="query tokens a sequence (> 1: cotile and the read only)")
-    ap.add_argument("--m-tiles-per-cta", type=int, default=0, choices=(0, 1, 2),
+    ap.add_argument("--m-tiles-per-cta", type=int, default=0, choices=(0, 1, 2, 4),
                     help="several tokens: 1 or 2 m-tiles (16 query rows) a CTA, forced where a case can take it")
     args = ap.parse_args(argv)
     if args.q_len > 1:  # no PyTorch kernel here takes the tokens' causal offset into the cache

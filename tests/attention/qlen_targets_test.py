@@ -52,6 +52,28 @@ class QlenTargets(unittest.TestCase):
             "  (b) 1 of 2 within; worst: Llama-3-8B (32,8,128) B=16 N=2048 bf16 HND 1.09x (plan: 1)",
         ])
 
+    def test_m_tile_oracle_with_four(self):
+        # BIG: the plan took 4 (9 us), the best forced; OTHER: the plan took 1 (30), four forced is 25 in (a) and
+        # 33 in (b), two 31: within both only where 1.05x holds in (a) and (b); four forced where a case cannot
+        # take it ran with one: not a choice (its 1 us rows would put both plans out).
+        plan = [tiles(row(4, (9.0, 9.0, 9.0)), 4), tiles(row(4, (30.0, 31.0, 30.0), OTHER, label="X"), 1)]
+        one = [tiles(row(4, (12.0, 11.0, 12.0)), 1), tiles(row(4, (30.0, 31.0, 30.0), OTHER, label="X"), 1)]
+        two = [tiles(row(4, (10.0, 11.5, 10.0)), 2), tiles(row(4, (31.0, 31.0, 31.0), OTHER, label="X"), 2)]
+        four = [tiles(row(4, (9.0, 9.5, 9.0)), 4), tiles(row(4, (25.0, 33.0, 25.0), OTHER, label="X"), 4)]
+        self.assertEqual(Q.m_tile_report(plan, one, two, four), [
+            "q_len 4: the plan's m-tiles a CTA within 1.05x of the best of 1, 2 and 4 forced, on the cases that can "
+            "take two:",
+            "  (a) 1 of 2 within; worst: X (16,1,128) B=128 N=8192 bf16 HND 1.20x (plan: 1)",
+            "  (b) 2 of 2 within",
+            "  (a) and (b) 1 of 2 within both",
+        ])
+        not_four = [tiles(row(4, (1.0, 1.0, 1.0)), 1), tiles(row(4, (1.0, 1.0, 1.0), OTHER, label="X"), 1)]
+        self.assertEqual(Q.m_tile_report(plan, one, two, not_four)[1:], [
+            "  (a) 2 of 2 within",
+            "  (b) 2 of 2 within",
+            "  (a) and (b) 2 of 2 within both",
+        ])
+
     def test_met_and_not_met_named(self):
         one = [row(1, (10.0, 10.0, 10.0)), row(1, (40.0, 40.0, 40.0), OTHER, label="Llama-3.1-405B TP8"),
                row(1, (2.0, 2.0, 2.0), SMALL), row(1, (9.0, 9.0, 9.0), kernel="read")]
