@@ -79,6 +79,22 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::finish(int mb) {
   trace(p, kTraceMerged);
 }
 
+// The CTA's row blocks, one after the other: block mb's merge may use the shared memory after
+// every block's buffers, and `last`.
+template <int D, int KvType, bool Pairs, bool Tokens, int MB>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::finish_blocks() {
+  finish(0);
+  if constexpr (MB > 1) {
+#pragma unroll 1
+    for (int mb = 1; mb < blocks; ++mb) {
+      __syncthreads();
+      m_tile += 1, unit += 1;
+      valid_rows = rows_from_m_tile(1);
+      finish(mb);
+    }
+  }
+}
+
 // Split-KV in a one-wave grid (Params::spread_merge): publish, wait until every split of the
 // unit has, then merge this CTA's share of the unit's items (merge.cuh, merge_spread). One
 // counter a unit, counters[unit], wrapping at 2 splits (red.inc with bound 2 splits - 1, which

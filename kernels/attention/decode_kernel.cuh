@@ -537,18 +537,7 @@ struct DecodeCta {
     for (int mb = 0; mb < MB; ++mb) store_block(merge_buffers(mb), row[mb], o[mb], s_at);
     __syncthreads();
     trace(p, kTraceWarpsIn);
-    finish(0);
-    // The CTA's other row blocks, one after the other (a block's merge may use the shared memory
-    // after every block's buffers, and `last`).
-    if constexpr (MB > 1) {
-#pragma unroll 1
-      for (int mb = 1; mb < blocks; ++mb) {
-        __syncthreads();
-        m_tile += 1, unit += 1;
-        valid_rows = rows_from_m_tile(1);
-        finish(mb);
-      }
-    }
+    finish_blocks();
   }
 
   // ---- the warpgroup kernel (decode_rows.cuh) ----------------------------------------------------
@@ -560,6 +549,7 @@ struct DecodeCta {
 
   // ---- the epilogue (decode_epilogue.cuh) -----------------------------------------------------
   __device__ void finish(int mb);
+  __device__ void finish_blocks();
   __device__ void store_block(const MergeBuffers& m, SoftmaxRow (&row)[2], const float (&o)[D / 8][4],
                               const SAcc& s_at) const;
   __device__ void merge_spread_over_unit();

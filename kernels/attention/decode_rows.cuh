@@ -224,14 +224,7 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::run_rows() {
   if (live) store_block(merge_buffers(warp), row, o, s_at);
   __syncthreads();
   trace(p, kTraceWarpsIn);
-  finish(0);
-#pragma unroll 1
-  for (int mb = 1; mb < blocks; ++mb) {
-    __syncthreads();
-    m_tile += 1, unit += 1;
-    valid_rows = rows_from_m_tile(1);
-    finish(mb);
-  }
+  finish_blocks();
 }
 
 }  // namespace cotile::attention::detail
