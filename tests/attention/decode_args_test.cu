@@ -423,6 +423,23 @@ TEST(DecodePlan, TwoMTilesRule) {
   EXPECT_TRUE(two_m_tiles_odd(384, 264));   // B=16 N=8K: 16 x 2 x 3 x 4, two waves
 }
 
+// The warpgroup kernel (64 rows a CTA): 16-bit head_dim-128 caches with Q of their type and several
+// tokens; taken where its CTAs attend >= 256 rows and fill the SMs (132 on the H200).
+TEST(DecodePlan, GroupRowsRule) {
+  using cotile::attention::detail::can_group_rows;
+  using cotile::attention::detail::group_rows_pay;
+  EXPECT_TRUE(can_group_rows(2, 128, 2, true));
+  EXPECT_FALSE(can_group_rows(1, 128, 2, true));       // one token: the one-token kernels
+  EXPECT_FALSE(can_group_rows(4, 64, 2, true));        // head_dim 64: not built
+  EXPECT_FALSE(can_group_rows(4, 128, 1, true));       // fp8: not built
+  EXPECT_FALSE(can_group_rows(4, 128, 2, false));      // Q of another type: wgmma reads Q as loaded
+  EXPECT_TRUE(group_rows_pay(16384, 16, 256, 132));    // 405B TP8 q_len 4 B=16 N=16K: 1 024 rows, 256 CTAs
+  EXPECT_TRUE(group_rows_pay(4096, 16, 132, 132));     // 256 rows, a CTA on each SM
+  EXPECT_FALSE(group_rows_pay(4080, 16, 132, 132));    // 255 rows
+  EXPECT_FALSE(group_rows_pay(65536, 128, 128, 132));  // B=1 Hkv=1 N=64K: 128 CTAs on 132 SMs
+  EXPECT_FALSE(group_rows_pay(1024, 16, 256, 132));    // B=1 N=1K: 64 rows a CTA
+}
+
 // The stagger of the first wave's later slots: grids of several waves only, ~3 us in cycles of
 // the device's clock (1 980 MHz: 5 940 cycles).
 TEST(DecodePrefetch, StaggerOnlyGridsOfSeveralWaves) {
