@@ -1,8 +1,9 @@
 // The warpgroup decode kernel: DecodeCta with MB = 4 (decode_kernel.cuh), for a KV head's query
-// rows beyond 16 (several tokens; plan.hpp, group_rows). The CTA's 64 query rows (4 m-tiles) are
-// computed together against each 64-row K/V tile by warpgroup MMAs reading shared memory, so a
-// tile costs its 4 warps 12 wgmma where the per-warp kernel's warps issue 128 mma.sync and 64
-// ldmatrix for the same rows, and its copies are shared by the CTA's 128 threads.
+// rows beyond 16 (several tokens; plan.hpp, group_rows_pay). The CTA's 64 query rows (4 m-tiles)
+// are computed together against each 64-row K/V tile by warpgroup MMAs reading shared memory, so
+// the tile costs each of its 4 warps 12 wgmma, where the per-warp kernel's warps issue 512
+// mma.sync and 256 ldmatrix for the same rows and tile, and its copies are shared by the CTA's
+// 128 threads.
 //
 //   What is loaded and computed (layouts: group_tile):
 //     Q tile      64 rows x 128      cp.async, once, into wgmma's 128-byte-swizzled K-major layout;
