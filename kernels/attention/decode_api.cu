@@ -432,7 +432,9 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
       plan->m_tiles != lh.m_tiles || plan->m_tiles_per_cta != lh.m_blocks ||
       plan->grid != s.batch * lh.heads_kv * lh.m_ctas * plan->splits ||
       (plan->cluster != 1 && (plan->cluster != plan->splits || plan->cluster > kMaxCluster)) || plan->sms < 1 ||
-      plan->ctas_per_sm < 1 || plan->stagger_cycles < 0 || plan->smem_bytes < k.smem)
+      plan->ctas_per_sm < 1 || plan->stagger_cycles < 0 || plan->smem_bytes < k.smem ||
+      (lh.m_blocks == 4 &&  // the warpgroup kernel reads Q as the cache's type
+       !can_group_rows(q_len_of(s), s.head_dim, dtype_bytes(s.kv_type), s.q_type == s.kv_type)))
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
   const int qb = dtype_bytes(s.q_type), kvb = dtype_bytes(s.kv_type);
   cotile_status st;

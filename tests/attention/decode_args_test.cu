@@ -156,11 +156,15 @@ TEST(DecodeArgs, UnfilledPlanIsRefused) {
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
   p = plan(), p.kv_heads_per_cta = 2, p.grid = 16;  // pairs are for head_dim 64 only
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
-  p = plan(), p.m_tiles_per_cta = 0;  // 1 or 2
+  p = plan(), p.m_tiles_per_cta = 0;  // 1, 2 or 4
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
   p = plan(), p.m_tiles_per_cta = 2;  // one m-tile: a CTA takes it alone
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
   p = plan(), p.shape.q_len = 8, p.m_tiles = 2, p.m_tiles_per_cta = 2, p.grid = 64;  // 2 m-tiles, 1 CTA: 8 x 4
+  expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
+  // The warpgroup kernel's plan (2 m-tiles, one CTA of 4: 8 CTAs a split) with Q of another type than the
+  // cache: the kernel would read bf16 Q as f16.
+  p = plan(), p.shape.q_len = 8, p.m_tiles = 2, p.m_tiles_per_cta = 4, p.shape.q_type = COTILE_BF16;
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
 }
 
