@@ -258,6 +258,8 @@ struct DecodeCta {
   // ---- computing (decode_mma.cuh) -----------------------------------------------------------
   __device__ void scores(const uint8_t* sk, const QFragments& qa, float (&s)[MB][2][4]) const;
   __device__ void accumulate(const uint8_t* sv, const uint32_t (&pa)[MB][4], float (&o)[MB][D / 8][4]) const;
+  // P of a 16 x 16 block of scores (the softmax's last step, shared by both kernels).
+  __device__ __forceinline__ static void to_p(float (&s)[2][4], SoftmaxRow (&row)[2], uint32_t (&pa)[4]);
 
   // ---- the CTA's work -------------------------------------------------------------------------
 
@@ -511,17 +513,9 @@ struct DecodeCta {
             for (int i = 0; i < 4; ++i) o[mb][nt][i] *= alpha[i / 2];
         }
       }
-      // P's A fragment is S's accumulators, two to a register (checked in tiles.cuh).
       uint32_t pa[MB][4];
 #pragma unroll
-      for (int mb = 0; mb < MB; ++mb) {
-#pragma unroll
-        for (int nt = 0; nt < 2; ++nt)
-#pragma unroll
-          for (int i = 0; i < 4; ++i) s[mb][nt][i] = row[mb][i / 2].add(s[mb][nt][i]);
-        pa[mb][0] = pack2<C::kBf16>(s[mb][0][0], s[mb][0][1]), pa[mb][1] = pack2<C::kBf16>(s[mb][0][2], s[mb][0][3]);
-        pa[mb][2] = pack2<C::kBf16>(s[mb][1][0], s[mb][1][1]), pa[mb][3] = pack2<C::kBf16>(s[mb][1][2], s[mb][1][3]);
-      }
+      for (int mb = 0; mb < MB; ++mb) to_p(s[mb], row[mb], pa[mb]);
       accumulate(sk + C::kTile, pa, o);
     }
     arch::cp_async_wait<0>();

@@ -1,6 +1,7 @@
 // The decode CTA's MMAs (decode_kernel.cuh, DecodeCta): the scores S = Q K^T of a K tile and
 // O += P V of a V tile, for each of the CTA's row blocks, from fragments each lane reads once a
-// tile. Included by decode_kernel.cuh after DecodeCta.
+// tile; and P, the softmax's step between them that both kernels share.
+// Included by decode_kernel.cuh after DecodeCta.
 #pragma once
 
 namespace cotile::attention::detail {
@@ -88,6 +89,19 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::accumulate(const
       }
     }
   }
+}
+
+// P = 2^(y - r) of a 16 x 16 block of scores, added to its rows' sums and packed as P V's A
+// fragment: S's accumulators, two to a register (checked in tiles.cuh).
+template <int D, int KvType, bool Pairs, bool Tokens, int MB>
+__device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::to_p(float (&s)[2][4], SoftmaxRow (&row)[2],
+                                                                              uint32_t (&pa)[4]) {
+#pragma unroll
+  for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) s[nt][i] = row[i / 2].add(s[nt][i]);
+  pa[0] = pack2<C::kBf16>(s[0][0], s[0][1]), pa[1] = pack2<C::kBf16>(s[0][2], s[0][3]);
+  pa[2] = pack2<C::kBf16>(s[1][0], s[1][1]), pa[3] = pack2<C::kBf16>(s[1][2], s[1][3]);
 }
 
 }  // namespace cotile::attention::detail

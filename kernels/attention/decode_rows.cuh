@@ -141,6 +141,9 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::run_rows() {
   const float y_cap = p.softcap * kLog2e;
   const float y_one = y_scale_of(h, capped), y_scale[2] = {y_one, y_one};
   out_scale = out_scale_two = v_scale_of(h);
+  // The per-warp kernel's row bounds and rescale (decode_kernel.cuh, run) for row block `warp`,
+  // written out again: as functions shared with run() they changed the head_dim-256 kernels' SASS
+  // (+128 bytes one token, +3.3 KiB several), which the sweep's figures were not measured with.
   int row_front[2], row_end[2];
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
@@ -199,14 +202,7 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::run_rows() {
           for (int i = 0; i < 4; ++i) o[nt][i] *= alpha[i / 2];
       }
 #pragma unroll
-      for (int q = 0; q < kGroupRows / 16; ++q) {
-#pragma unroll
-        for (int nt = 0; nt < 2; ++nt)
-#pragma unroll
-          for (int i = 0; i < 4; ++i) s[q][nt][i] = row[i / 2].add(s[q][nt][i]);
-        pa[q][0] = pack2<C::kBf16>(s[q][0][0], s[q][0][1]), pa[q][1] = pack2<C::kBf16>(s[q][0][2], s[q][0][3]);
-        pa[q][2] = pack2<C::kBf16>(s[q][1][0], s[q][1][1]), pa[q][3] = pack2<C::kBf16>(s[q][1][2], s[q][1][3]);
-      }
+      for (int q = 0; q < kGroupRows / 16; ++q) to_p(s[q], row, pa[q]);
     }
     float(&o_flat)[D / 2] = reinterpret_cast<float(&)[D / 2]>(o);
     arch::warpgroup_arrive();
