@@ -3,6 +3,7 @@
 // by point. The law tests compare the engine's results (and refusals) with it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <string>
