@@ -12,3 +12,5 @@ bash scripts/test_python.sh
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCOTILE_SANITIZE=ON -DCOTILE_CUDA=OFF
 cmake --build build-asan -j"$jobs"
 ctest --test-dir build-asan --output-on-failure -j"$jobs"
+# The fuzz targets, built with clang and run briefly from a fixed seed (scripts/fuzz_smoke.sh).
+bash scripts/fuzz_smoke.sh
