@@ -31,7 +31,8 @@ warnings.filterwarnings("ignore")
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 import cotile_decode  # noqa: E402
-import targets  # noqa: E402  (beside this file)
+import models  # noqa: E402  (beside this file)
+import targets  # noqa: E402
 
 try:
     from triton.testing import do_bench
@@ -81,13 +82,11 @@ def time_per_call(calls):
         return s.elapsed_time(e) * 1e-3 / reps, False
 
 
-SHAPES = [(1, 32, 8, 32768), (8, 32, 8, 8192), (32, 32, 8, 4096), (64, 64, 8, 2048), (128, 32, 8, 1024),
-          (16, 64, 4, 16384), (4, 32, 32, 8192), (1, 128, 8, 131072), (1, 32, 8, 1024)]
+SHAPES = models.TABLE_SHAPES  # (B, Hq, Hkv, N) at head_dim 128; the model sweep times them too
 KV_DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp8-e4m3": torch.float8_e4m3fn}
 OTHER_KV_DTYPES = {"fp8-e5m2": torch.float8_e5m2}  # measured on request (--kv), not in the default table
 ALL_KV_DTYPES = {**KV_DTYPES, **OTHER_KV_DTYPES}
-EXTRA = [  # (B, Hq, Hkv, N, D, kv dtype): D = 64, D = 256, G = 5
-    (8, 32, 8, 8192, 64, "fp16"), (8, 32, 8, 8192, 256, "fp16"), (8, 40, 8, 8192, 128, "fp16")]
+EXTRA = [(*s, "fp16") for s in models.TABLE_EXTRA]  # (B, Hq, Hkv, N, D, kv dtype): D = 64, D = 256, G = 5
 
 
 NO_TORCH, SPLITS, READ = False, 0, True

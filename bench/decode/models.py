@@ -161,6 +161,43 @@ def cases_for(cfgs, quick=False):
     return out + paged_cases
 
 
+# The back-to-back table's shapes (bench.py; issue 6's targets, bench/decode/targets.py): (B, Hq, Hkv, N)
+# at head_dim 128, and (B, Hq, Hkv, N, D) beyond it. bench.py times them in f16, bf16 and fp8-e4m3
+# (TABLE_EXTRA in f16 only); the full sweep adds them in its two dtypes, contiguous, so that one run
+# judges the table's targets under (c) beside the models' (sweep_targets.py, table_report).
+TABLE_SHAPES = [(1, 32, 8, 32768), (8, 32, 8, 8192), (32, 32, 8, 4096), (64, 64, 8, 2048), (128, 32, 8, 1024),
+                (16, 64, 4, 16384), (4, 32, 32, 8192), (1, 128, 8, 131072), (1, 32, 8, 1024)]
+TABLE_EXTRA = [(8, 32, 8, 8192, 64), (8, 32, 8, 8192, 256), (8, 40, 8, 8192, 128)]  # D = 64, D = 256, G = 5
+TABLE_LABEL = "bench table"
+
+
+def table_shapes():
+    """{(B, Hq, Hkv, N, D)} of the table."""
+    return {(b, hq, hkv, n, 128) for b, hq, hkv, n in TABLE_SHAPES} | set(TABLE_EXTRA)
+
+
+def table_cases(cases=()):
+    """The table's shapes as contiguous cases in KV_DTYPES, but those `cases` already has (a model's point
+    of the same heads, batch and context: it keeps its model's label)."""
+    have = {(c.Hq, c.Hkv, c.D, c.B, c.N, c.kv, c.layout) for c in cases}
+    out = []
+    for b, hq, hkv, n, d in sorted(table_shapes(), key=lambda s: (s[0] * s[3] * s[2] * s[4], s)):  # smallest KV first
+        for kv in KV_DTYPES:
+            if (hq, hkv, d, b, n, kv, "HND") not in have:
+                out.append(Case("table", (TABLE_LABEL,), hq, hkv, d, b, n, kv, "HND", 0))
+    return out
+
+
+def sweep_cases(models_spec=None, quick=False, table=True):
+    """The sweep's cases: the models' (cases_for), then, in a full run of the default models, the table's
+    (table_cases) before the paged ones."""
+    cases = cases_for(configs(select_models(models_spec, quick)), quick)
+    if not table or quick or models_spec is not None:
+        return cases
+    contiguous = [c for c in cases if not c.paged]
+    return contiguous + table_cases(cases) + [c for c in cases if c.paged]
+
+
 def select_models(spec, quick=False):
     """Models by --models: None (the default set, or the quick set), 'all', or comma-separated
     case-insensitive substrings of names."""

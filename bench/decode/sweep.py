@@ -9,9 +9,11 @@ Cases (models.py): the distinct per-GPU (Hq, Hkv, D) of the model table (tensor-
 included), each at ~5 (batch, context) points from 0.5 MiB to 1 GiB of 16-bit KV, with bf16 and
 fp8-e4m3 caches (q and o bf16), contiguous [B, Hkv, N, D] and, on two points, paged with 16- and
 64-token pages ([pages, page_size, Hkv, D], a shuffled int32 page table [B, N / page_size]).
-All contiguous cases run first, then the paged ones (a run cut short by --deadline loses paged
-cases first). --quick, --models and --filter choose fewer; the estimate (models.estimate) is
-printed first.
+A full run of the default models adds the back-to-back table's shapes (bench.py's; models.table_cases),
+contiguous, whose issue-6 targets are judged under (c) (sweep_targets.table_report); --no-table
+leaves them out. All contiguous cases run first, then the paged ones (a run cut short by --deadline
+loses paged cases first). --quick, --models and --filter choose fewer; the estimate
+(models.estimate) is printed first.
 
 Kernels: `cotile` (python/cotile_decode.py, DecodePlan.run with the plan's split count); the PyTorch
 SDPA backends cudnn, flash, efficient (and math on caches <= 16 MiB) through
@@ -426,6 +428,8 @@ def parse_args(argv):
     ap.add_argument("--models", help="'all', or comma-separated substrings of model names (default: the default set)")
     ap.add_argument("--filter", help="e.g. 'kv=fp8-e4m3,layout=HND,B<=8,MiB>=64' (models.parse_filter)")
     ap.add_argument("--no-torch", action="store_true", help="cotile and the read only")
+    ap.add_argument("--no-table", action="store_true",
+                    help="leave out the back-to-back table's shapes (bench.py), which a full run of the default models adds")
     ap.add_argument("--flex", choices=("all", "some", "none"), default="some", help="cases with FlexAttention (default: some)")
     ap.add_argument("--flex-budget", type=float, default=150.0, help="seconds of flex compilation at most")
     ap.add_argument("--no-oracle", action="store_true", help="skip the forced-split oracle")
@@ -450,8 +454,7 @@ def main(argv):
     if bad:
         print("\n".join(bad), file=sys.stderr)
         return 2
-    cases = [c for c in M.cases_for(M.configs(M.select_models(args.models, args.quick)), args.quick)
-             if M.matches(c, M.parse_filter(args.filter))]
+    cases = [c for c in M.sweep_cases(args.models, args.quick, not args.no_table) if M.matches(c, M.parse_filter(args.filter))]
     est = M.estimate(cases, not args.no_torch, args.flex, not args.no_oracle, args.flex_budget)
     log = Log()
     log(f"sweep: {len(cases)} cases ({sum(not c.paged for c in cases)} contiguous, {sum(c.paged for c in cases)} paged) of "
@@ -518,7 +521,7 @@ def main(argv):
     if flex is not None:
         log(f"flex: {len(flex.shapes)} shapes compiled in {flex.spent:.0f} s")
     plot(rows, png_path, log)
-    for line in sweep_targets.report(rows, host):
+    for line in sweep_targets.report(rows, host) + sweep_targets.table_report(rows):
         log(line)
     if failures:
         log(f"CORRECTNESS: {len(failures)} cotile case(s) over {MAX_REL_ERR}:\n  " + "\n  ".join(failures), err=True)

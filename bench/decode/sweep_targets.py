@@ -23,6 +23,10 @@ The targets (issue 24, item 2, and items 3 and 4):
     is ~2% slower isolated (median; up to 9%), which would count against the plan what is a
     difference between two timings of one configuration;
   * the host time of one call through the Python module <= 10 us (not per mode).
+The back-to-back table's targets (bench/decode/targets.py, issue 6) are judged too, under (c), on
+the table's shapes where the run has them (models.table_shapes: the full sweep adds them), each
+figure as bench.py states it (% of the run's streaming-read probe, ratios to the best PyTorch
+kernel; table_report).
 The PyTorch baseline of a case is the best time of any PyTorch kernel on the contiguous bf16 cache
 of the same (Hq, Hkv, D, B, N): no PyTorch attention takes fp8 K/V or a page table, so fp8 and paged
 cases are held to what PyTorch does on the 16-bit contiguous cache. A figure that is short fails the
@@ -31,6 +35,9 @@ or the 16-bit case not run) leaves the target not judged unless another case fai
 """
 import csv
 import sys
+
+import models
+import targets as table_targets
 
 SIXTEEN = ("bf16", "fp16")
 TORCH_KERNELS = ("cudnn", "flash", "efficient", "math", "flex")
@@ -250,6 +257,40 @@ def check(rows, host_us=None):
     return out
 
 
+def table_rows(rows):
+    """(rows as bench.py writes them, names of the cases without a (c) time): the cotile rows of the table's shapes
+    (contiguous HND), with their (c) figures: cotile_us, cotile_pct_probe (the KV bytes at the row's
+    probe rate over the time), cotile_pct_read and, 16-bit, speedup_vs_best_torch."""
+    idx, shapes = Index(rows), models.table_shapes()
+    out, untimed = [], []
+    for r in idx.cotile_rows():
+        if r["layout"] != "HND" or tuple(_int(r, k) for k in ("B", "Hq", "Hkv", "N", "D")) not in shapes:
+            continue
+        us, probe = num(r, "c_us") if ok(r) else None, num(r, "probe_TBps")
+        if us is None or probe is None:
+            untimed.append(case_name(r))
+            continue
+        mib = num(r, "kv_MiB")
+        torch_us = idx.best_torch(r, "c")[0] if r["kv"] in SIXTEEN else None
+        out.append(dict(B=r["B"], Hq=r["Hq"], Hkv=r["Hkv"], N=r["N"], D=r["D"], kv=r["kv"], kv_MiB=mib, cotile_us=us,
+                        cotile_pct_probe=100.0 * mib * 2**20 / (us * 1e-6) / (probe * 1e12),
+                        cotile_pct_read=num(r, "pct_read_c"), speedup_vs_best_torch=ratio(torch_us, us)))
+    return out, untimed
+
+
+def table_report(rows):
+    """The table's targets (issue 6) as printed lines, or none without a row of the table's shapes."""
+    converted, untimed = table_rows(rows)
+    if not converted and not untimed:
+        return []
+    lines = ["the back-to-back table's targets (issue 6), on its shapes, (c) back to back:"]
+    for name, met, detail in table_targets.check(converted):
+        lines.append(f"  {'not judged' if met is None else 'met' if met else 'NOT met':<10} {name}: {detail}")
+    if untimed:
+        lines.append(f"  no (c) time: {', '.join(untimed)}")
+    return lines
+
+
 def report(rows, host_us=None):
     """The verdicts as printed lines."""
     lines = ["targets (issue 24; (a) isolated, (b) in sequence):"]
@@ -265,7 +306,7 @@ def main(argv):
     with open(argv[1], newline="") as f:
         rows = list(csv.DictReader(f))
     host = {"python call": float(argv[2])} if len(argv) == 3 else None
-    print("\n".join(report(rows, host)))
+    print("\n".join(report(rows, host) + table_report(rows)))
     return 0
 
 

@@ -247,13 +247,58 @@ class ModelTable(unittest.TestCase):
             M.parse_filter("batch=1")
 
     def test_list_runs_without_pytorch_and_the_default_sweep_fits(self):
-        est = M.estimate(M.cases_for(M.configs(M.select_models(None))))
+        est = M.estimate(M.sweep_cases())
         self.assertLess(est["total_s"], 530, est)  # the estimate, not a measurement: within the deadline
         out = subprocess.run([sys.executable, os.path.join(BENCH, "sweep.py"), "--list", "--quick"], capture_output=True,
                              text=True, check=True).stdout
         self.assertTrue(out.startswith("sweep: "), out[:200])
         self.assertIn("estimated run time: ~", out)
         self.assertIn("Llama-3-8B (32,8,128) B=1 N=1024 bf16 HND", out)
+
+
+def c_row(kernel, kv, shape, c_us, label="table", **extra):
+    """A row of a table shape (B, Hq, Hkv, N, D) with its (c) time, from a run whose probe read 4.5 TB/s."""
+    B, Hq, Hkv, N, D = shape
+    return row(kernel, kv, "HND", (Hq, Hkv, D, B, N), label=label, c_us=c_us, probe_TBps=4.5, **extra)
+
+
+class Table(unittest.TestCase):
+    def test_the_full_sweep_adds_the_table_once(self):
+        full, models_only = M.sweep_cases(), M.cases_for(M.configs(M.select_models(None)))
+        keys = [(c.Hq, c.Hkv, c.D, c.B, c.N, c.kv, c.layout) for c in full]
+        self.assertEqual(len(keys), len(set(keys)))
+        # 12 shapes in 2 dtypes, less (1,32,8,1024) and (128,32,8,1024): Llama-3-8B's points, kept as its
+        self.assertEqual(len([c for c in full if c.label == "table"]), 20)
+        self.assertLessEqual(M.table_shapes(), {(c.B, c.Hq, c.Hkv, c.N, c.D) for c in full if c.layout == "HND"})
+        self.assertEqual([c for c in full if c.label != "table"], models_only)  # the models' cases, in their order
+        paged = [c.paged for c in full]
+        self.assertEqual(paged, sorted(paged))  # the paged cases last (a deadline cuts them first)
+        self.assertEqual(M.sweep_cases(table=False), models_only)
+        self.assertEqual(M.sweep_cases(quick=True), M.cases_for(M.configs(M.select_models(None, True)), True))
+        self.assertEqual(M.sweep_cases("gemma-2-9b"), M.cases_for(M.configs(M.select_models("gemma-2-9b"))))
+
+    def test_the_tables_targets_under_c(self):
+        long16, long8 = (1, 32, 8, 32768, 128), (8, 32, 8, 8192, 128)  # 128 MiB and 256 MiB in 16 bits
+        rows = [c_row("cotile", "bf16", long16, 31.0), c_row("cudnn", "bf16", long16, 32.0),
+                c_row("flash", "bf16", long16, 30.0),
+                c_row("cotile", "bf16", long8, 62.0), c_row("cudnn", "bf16", long8, 64.0),
+                c_row("cotile", "fp8-e4m3", long8, 36.0, pct_read_c=85.0),
+                c_row("cotile", "bf16", (1, 32, 8, 1024, 128), 6.5, label="Llama-3-8B"),
+                c_row("cudnn", "bf16", (1, 32, 8, 1024, 128), 7.0, label="Llama-3-8B"),
+                c_row("cotile", "bf16", (16, 64, 4, 16384, 128), None, status="n/a: RuntimeError: out of memory"),
+                row("cotile", shape=BIG, a=10.0, b=10.0)]  # not a table shape: not judged here
+        self.assertEqual(T.table_report(rows), [
+            "the back-to-back table's targets (issue 6), on its shapes, (c) back to back:",
+            "  NOT met    f16/bf16 faster than every PyTorch backend: 3 of 3 cases timed against PyTorch; lowest ratio "
+            "x0.968 at (1,32,8,32768,128) bf16",
+            "  met        >= 93% of the probe, f16/bf16, >= 256 MiB: 1 of 1 cases; lowest 96.2% at (8,32,8,8192,128) bf16",
+            "  met        >= 80% at (1,32,8,32768), f16/bf16: 1 of 1 cases; lowest 96.2% at (1,32,8,32768,128) bf16",
+            "  NOT met    >= 90% of the probe, fp8 KV, >= 128 MiB: 0 of 1 cases; lowest 82.9% at (8,32,8,8192,128) "
+            "fp8-e4m3; short: (8,32,8,8192,128) fp8-e4m3 82.9% (85.0% of a plain read)",
+            "  met        (1,32,8,1024) under 8 us: 1 dtypes; slowest 6.50 us (bf16)",
+            "  no (c) time: table (64,4,128) B=16 N=16384 bf16 HND",
+        ])
+        self.assertEqual(T.table_report([row("cotile", shape=BIG, a=10.0, b=10.0)]), [])  # no table shape: no lines
 
 
 if __name__ == "__main__":
