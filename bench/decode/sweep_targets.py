@@ -258,9 +258,10 @@ def check(rows, host_us=None):
 
 
 def table_rows(rows):
-    """(rows as bench.py writes them, names of the cases without a (c) time): the cotile rows of the table's shapes
-    (contiguous HND), with their (c) figures: cotile_us, cotile_pct_probe (the KV bytes at the row's
-    probe rate over the time), cotile_pct_read and, 16-bit, speedup_vs_best_torch."""
+    """(rows as bench.py writes them, names of the cases without a (c) time): the cotile rows of the
+    table's shapes (contiguous HND), with their (c) figures: cotile_us, cotile_pct_probe (the KV
+    bytes at the row's probe rate over the time), cotile_pct_read and, 16-bit,
+    speedup_vs_best_torch."""
     idx, shapes = Index(rows), models.table_shapes()
     out, untimed = [], []
     for r in idx.cotile_rows():
