@@ -1,6 +1,7 @@
 // The fuzz targets' oracle: an operation's result against its law, evaluated by the independent
-// evaluator of the law tests (tests/algebra/law_oracle.hpp). A result that violates its law, or a
-// refusal for a law that CuTe's result does not violate, aborts (a finding).
+// evaluator of the law tests (tests/algebra/law_oracle.hpp; with a tile, tile_laws.hpp). A result
+// that violates its law, or a refusal for a law that CuTe's result does not violate, aborts (a
+// finding).
 #pragma once
 
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "../tests/algebra/law_oracle.hpp"
+#include "../tests/algebra/tile_laws.hpp"
 #include "ops.hpp"
 
 namespace cotile::fuzz {
@@ -62,6 +64,21 @@ inline std::string oracle_verdict(const std::string& op, const std::vector<text:
     return oracle::upcast(args[0].layout, args[1].integer.value, out);
   if (op == "max_common_layout" && is_layout(0) && is_layout(1) && small(out))
     return oracle::max_common_layout(args[0].layout, args[1].layout, out);
+  // A tile (a tuple of '_', integers and layouts): by mode (tile_laws.hpp).
+  if (args.size() == 2 && is_layout(0) && args[1].kind == Value::kTuple && small(args[0].layout)) {
+    Tile t;
+    try {
+      t = text::to_tile(args[1], op, 2);
+    } catch (const Error&) {
+      return "-";
+    }
+    if (!tile_laws::flat_tile(t)) return "-";
+    for (int i = 0; i < t.rank(); ++i) {
+      Layout b;
+      if (tile_laws::element(t, i, b) && (!modest(b) || !small(b))) return "-";
+    }
+    return tile_laws::verdict(op, args[0].layout, t, out);
+  }
   return "-";
 }
 

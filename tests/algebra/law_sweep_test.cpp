@@ -16,6 +16,7 @@
 #include <random>
 
 #include "law_oracle.hpp"
+#include "tile_laws.hpp"
 
 using namespace cotile;
 
@@ -125,26 +126,10 @@ void check(const std::string& op, const std::string& inputs, const std::function
 
 std::string str(const Layout& l) { return to_string(l); }
 
-// logical_divide(A, B) = A o (B, C), C = complement(B, shape(coalesce(A))): r against that.
-std::string divide_law(const Layout& a, const Layout& b, const Layout& r) {
-  LawLog log;
-  const IntTuple t = coalesce(a).shape;
-  const Layout c = complement(b, t, Options{false, true, &log});
-  const std::string wc = oracle::complement(b, size(t).value, c);
-  if (!wc.empty()) return "complement: " + wc;
-  return oracle::composition(a, make_layout_concat(b, c), r);
-}
-
-// logical_product(A, B) = (A, C o B), C = complement(A, size(A) cosize(B)): r against that.
-std::string product_law(const Layout& a, const Layout& b, const Layout& r) {
-  LawLog log;
-  const int64_t target = size(a).value * cosize(b).value;
-  const Layout c = complement(a, int_tuple(size(a) * cosize(b)), Options{false, true, &log});
-  const std::string wc = oracle::complement(a, target, c);
-  if (!wc.empty()) return "complement: " + wc;
-  if (!(r.get(0) == a)) return "mode 0 is not A";
-  return oracle::composition(c, b, r.get(1));
-}
+using tile_laws::by_mode;
+using tile_laws::divide_law;
+using tile_laws::element;
+using tile_laws::product_law;
 
 // A tile for a: rank 1..rank(a), each element '_' (unless `no_underscore`), an integer n (n:_1 where
 // a layout is needed), or a small layout.
@@ -158,51 +143,6 @@ Tile tile_for(Gen& g, const Layout& a, bool no_underscore) {
     else t.push_back(tile_layout(g.coin(50) ? g.compact(1) : g.layout(1, false)));
   }
   return t;
-}
-// The layout element i of t means ('_': false).
-bool element(const Tile& t, int i, Layout& out) {
-  const Tile e = t.get(i);  // (a copy: get returns one)
-  const TileLeaf x = e.value();
-  if (x.kind == TileLeaf::kUnderscore) return false;
-  out = x.kind == TileLeaf::kInt ? Layout{int_tuple(x.integer()), int_tuple(static_int(1))} : x.layout;
-  return true;
-}
-// By mode: mode i of r against law(a_i, t_i, r_i) for the tile's modes ('_': a_i itself), and
-// the modes of a beyond rank(t) kept when `keeps_rest` (else dropped).
-std::string by_mode(const Layout& a, const Tile& t, const Layout& r, bool keeps_rest,
-                    const std::function<std::string(const Layout&, const Layout&, const Layout&)>& law) {
-  const int want = keeps_rest ? a.rank() : t.rank();
-  if (r.rank() != want) return "rank " + std::to_string(r.rank()) + ", expected " + std::to_string(want);
-  for (int i = 0; i < want; ++i) {
-    Layout b;
-    if (i >= t.rank() || !element(t, i, b)) {
-      if (!(r.get(i) == a.get(i))) return "mode " + std::to_string(i) + " is not A's";
-      continue;
-    }
-    const std::string w = law(a.get(i), b, r.get(i));
-    if (!w.empty()) return "mode " + std::to_string(i) + ": " + w;
-  }
-  return "";
-}
-// The zipped, tiled and flat forms of a by-mode result m (every tiled mode (tile, rest)), restated:
-// tiles T = (m_0.0, m_1.0, ...), rests R = (m_0.1, m_1.1, ..., m_k for k >= rank(t)); zipped (T, R),
-// tiled (T, R's modes...), flat (T's modes..., R's modes...), a group of one mode kept whole.
-Layout regrouped(const std::string& form, const Layout& m, int tiled_modes) {
-  LayoutList tiles, rests, out;
-  for (int i = 0; i < m.rank(); ++i) {
-    if (i < tiled_modes) tiles.push_back(m.get(i).get(0)), rests.push_back(m.get(i).get(1));
-    else rests.push_back(m.get(i));
-  }
-  const Layout t = tiles.layout(), r = rests.layout();
-  auto unpack = [&out](const Layout& g) {
-    if (g.rank() == 1) return out.push_back(g);
-    for (int i = 0; i < g.rank(); ++i) out.push_back(g.get(i));
-  };
-  if (form.rfind("zipped", 0) == 0) return make_layout_concat(t, r);
-  if (form.rfind("tiled", 0) == 0) out.push_back(t);
-  else unpack(t);
-  unpack(r);
-  return out.layout();
 }
 
 }  // namespace
@@ -336,7 +276,7 @@ TEST(LawSweep, UpcastAndMaxCommon) {
 
 // Tiles (tuples of '_', integers and layouts): composition, logical_divide and logical_product by
 // mode, each mode against its operation's law; the zipped, tiled and flat forms are the by-mode
-// result's modes regrouped (regrouped).
+// result's modes regrouped (tile_laws.hpp).
 TEST(LawSweep, TileOps) {
   Gen g(109);
   for (int64_t n = 0; n < cases_per_op();) {
@@ -365,7 +305,6 @@ TEST(LawSweep, TileOps) {
         [&](const Layout& r) { return by_mode(a, t, r, true, product_law); });
     // The regrouped forms, on a tile without '_' (whose modes have no (tile, rest) to regroup).
     for (const char* form : {"zipped_divide", "tiled_divide", "flat_divide", "zipped_product", "tiled_product"}) {
-      const bool divide = std::string(form).find("divide") != std::string::npos;
       check<Layout>(
           form, zin,
           [&](Options o) {
@@ -376,15 +315,7 @@ TEST(LawSweep, TileOps) {
                    : f == "zipped_product" ? zipped_product(a, z, o)
                                            : tiled_product(a, z, o);
           },
-          [&](const Layout& r) -> std::string {
-            LawLog log;
-            const Options cute{false, true, &log};
-            const Layout m = divide ? logical_divide(a, z, cute) : logical_product(a, z, cute);
-            const std::string w = by_mode(a, z, m, true, divide ? divide_law : product_law);
-            if (!w.empty()) return "by mode: " + w;
-            const Layout want = regrouped(form, m, z.rank());
-            return r == want ? "" : "not " + str(want) + ", the by-mode result regrouped";
-          });
+          [&](const Layout& r) { return tile_laws::verdict(form, a, z, r); });
     }
   }
 }
