@@ -209,3 +209,24 @@ TEST(Algebra, MaxCommonLayoutIsCheckedOnItsResult) {
   EXPECT_EQ(str(max_common_layout(a, b)), "_1:_0");
   EXPECT_EQ(str(max_common_vector(a, b)), "_1");
 }
+
+// The fallback _1:_0 claims index 0 common to A and B: none when B is empty (CuTe returns it all the
+// same). Found by calc_fuzz with the tile laws' oracle; its twin with a B of one element holds.
+TEST(Algebra, MaxCommonLayoutOfAnEmptyLayoutIsRefused) {
+  const Layout a = L("(32,4,_1218):(_1218,_-1218,_1)");
+  try {
+    (void)max_common_layout(a, L("_0:_0"));
+    ADD_FAILURE() << "max_common_layout with an empty B returned";
+  } catch (const LawError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "max_common_layout: A(R(i)) = B(R(i)) = i with R(i) an index of A and B fails at i = 0 (R(0) = 0, not "
+              "an index of both A and B: sizes 155904 and 0)\n"
+              "  A = (32,4,_1218):(_1218,_-1218,_1)\n"
+              "  B = _0:_0\n"
+              "  CuTe 4.7 returns _1:_0 here\n"
+              "  fix: compare layouts of the same tensor's elements (the same size)");
+  }
+  EXPECT_THROW(max_common_vector(a, L("_0:_0")), LawError);
+  EXPECT_EQ(str(max_common_layout(a, L("_1:_0"))), "_1:_0");
+  EXPECT_EQ(str(max_common_vector(a, L("_1:_0"))), "_1");
+}
