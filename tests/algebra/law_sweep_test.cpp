@@ -126,9 +126,7 @@ void check(const std::string& op, const std::string& inputs, const std::function
 
 std::string str(const Layout& l) { return to_string(l); }
 
-using tile_laws::by_mode;
 using tile_laws::divide_law;
-using tile_laws::element;
 using tile_laws::product_law;
 
 // A tile for a: rank 1..rank(a), each element '_' (unless `no_underscore`), an integer n (n:_1 where
@@ -285,24 +283,20 @@ TEST(LawSweep, TileOps) {
     bool small = oracle::Fn(a).size() <= 512;
     for (int i = 0; i < t.rank(); ++i) {
       Layout b;
-      if (element(t, i, b)) small = small && oracle::Fn(b).size() <= 512;
+      if (tile_laws::element(t, i, b)) small = small && oracle::Fn(b).size() <= 512;
     }
     if (!small) continue;
     ++n;
     const std::string in = str(a) + " by " + to_string(t), zin = str(a) + " by " + to_string(z);
     check<Layout>(
         "composition (tile)", in, [&](Options o) { return composition(a, t, o); },
-        [&](const Layout& r) {
-          return by_mode(a, t, r, false, [](const Layout& x, const Layout& y, const Layout& ri) {
-            return oracle::composition(x, y, ri);
-          });
-        });
+        [&](const Layout& r) { return tile_laws::verdict("composition", a, t, r); });
     check<Layout>(
         "logical_divide (tile)", in, [&](Options o) { return logical_divide(a, t, o); },
-        [&](const Layout& r) { return by_mode(a, t, r, true, divide_law); });
+        [&](const Layout& r) { return tile_laws::verdict("logical_divide", a, t, r); });
     check<Layout>(
         "logical_product (tile)", in, [&](Options o) { return logical_product(a, t, o); },
-        [&](const Layout& r) { return by_mode(a, t, r, true, product_law); });
+        [&](const Layout& r) { return tile_laws::verdict("logical_product", a, t, r); });
     // The regrouped forms, on a tile without '_' (whose modes have no (tile, rest) to regroup).
     for (const char* form : {"zipped_divide", "tiled_divide", "flat_divide", "zipped_product", "tiled_product"}) {
       check<Layout>(

@@ -63,7 +63,7 @@ namespace detail {
 struct MaxCommon {
   Layout r;         // the common layout (_1:_0 when none)
   Int n;            // its size as max_common_vector returns it (_1 when none)
-  bool steps_hold;  // right_inverse and the two compositions satisfy their laws
+  bool steps_hold;  // r comes from right_inverse and the two compositions, which satisfy their laws
 };
 COTILE_HD constexpr MaxCommon max_common(const Layout& a, const Layout& b, Options opt) {
   const Options inner{opt.strict, true, nullptr};
@@ -71,7 +71,9 @@ COTILE_HD constexpr MaxCommon max_common(const Layout& a, const Layout& b, Optio
   const Layout ab = composition(a, inv_b, inner);
   const Layout c = coalesce(ab);
   const Int s0 = c.shape.mode_value(0), d0 = c.stride.mode_value(0);
-  if (!(s0.is_static && is_constant(d0, 1))) return {Layout{}, static_int(1), true};
+  // The fallback _1:_0 does not come from the steps: its index 0 is checked point by point (an
+  // empty A or B has none).
+  if (!(s0.is_static && is_constant(d0, 1))) return {Layout{}, static_int(1), false};
   const Layout r = composition(inv_b, c.get(0), inner);
   auto holds = [](const LawReport& rep) { return rep.holds && !rep.deferred; };
   const bool steps = holds(laws::right_inverse(b, coalesce(b), inv_b)) &&

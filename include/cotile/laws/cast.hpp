@@ -48,9 +48,8 @@ inline constexpr const char* kMaxCommonLaw = "A(R(i)) = B(R(i)) = i with R(i) an
 
 // The law for R = max_common_layout(A, B) (or the first max_common_vector(A, B) indices of it).
 // `steps_hold`: the algorithm's steps (right_inverse(B), A o right_inverse(B), right_inverse(B)
-// restricted) satisfy their laws, or R is the fallback _1:_0; then A(R(i)) = B(R(i)) = i follows
-// (R(0) = 0 maps to 0 in any layout), and R(i) < size(A), size(B) is left: the fallback's index 0
-// is none of an empty B's (nor A's). Otherwise every i is checked.
+// restricted) satisfy their laws; then A(R(i)) = B(R(i)) = i follows, and only R(i) < size(A) is
+// left (R(i) < size(B): R(i) is an index of B's right inverse). Otherwise every i is checked.
 COTILE_HD constexpr LawReport max_common_layout(const char* op, const Layout& a, const Layout& b, const Layout& r,
                                                 bool steps_hold) {
   LawReport rep = holding(op, kMaxCommonLaw, known(a) && known(b) && known(r));
@@ -72,7 +71,7 @@ COTILE_HD constexpr LawReport max_common_layout(const char* op, const Layout& a,
   if (steps_hold) {
     // R's strides are positive (prefix products of B's shape): its largest value is R(size(R) - 1).
     const int64_t last = nr > 0 ? fr(nr - 1) : 0;
-    if (nr > 0 && (last >= na || last >= nb)) return failure(nr - 1, last);
+    if (last >= na) return failure(nr - 1, last);
     return proven(rep);
   }
   if (nr > law_points()) {
