@@ -8,8 +8,9 @@ namespace cotile::attention::detail {
 // The merged result of this CTA: final when there is one split, else a partial, and the last
 // CTA of the unit to arrive merges all partials; clustered splits merge every CTA's warps at
 // once, across the cluster's shared memory.
+// publish_only: write the partial and return (several blocks' spread merge, finish_blocks).
 template <int D, int KvType, bool Pairs, bool Tokens, int MB>
-inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::finish(int mb) {
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::finish(int mb, bool publish_only) {
   const MergeBuffers m = merge_buffers(mb);
   const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) {
     write_output(row, d0, acc, inv, lse);
@@ -58,9 +59,10 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::finish(int mb) {
     }
   }
   trace(p, kTracePublished);
-  if (single) return;
+  if (single || publish_only) return;
 
-  if (p.spread_merge) return merge_spread_over_unit();
+  if constexpr (MB == 1)  // (several blocks: finish_blocks)
+    if (p.spread_merge) return merge_spread_over_unit();
   // Split-KV: publish, count arrivals; the last CTA merges every split of this unit.
   __syncthreads();
   if (tid == 0) {  // acq_rel: the CTA's partials (ordered before by the barrier) before the count,
@@ -79,29 +81,42 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::finish(int mb) {
   trace(p, kTraceMerged);
 }
 
-// The CTA's row blocks, one after the other: block mb's merge may use the shared memory after
-// every block's buffers, and `last`.
+// The CTA's row blocks. Merged spread over the splits (one-wave grids), every block's partial is
+// published, then one arrival count and one merge pass cover all the blocks' items (the blocks'
+// units are consecutive: their partials too). Otherwise one block after the other: block mb's
+// merge may use the shared memory after every block's buffers, and `last`.
 template <int D, int KvType, bool Pairs, bool Tokens, int MB>
 inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::finish_blocks() {
-  finish(0);
-  if constexpr (MB > 1) {
+  if constexpr (MB == 1) {
+    finish(0);
+  } else {
+    const bool spread = p.spread_merge && !p.clustered && p.splits > 1;
 #pragma unroll 1
-    for (int mb = 1; mb < blocks; ++mb) {
-      __syncthreads();
-      m_tile += 1, unit += 1;
-      valid_rows = rows_from_m_tile(1);
-      finish(mb);
+    for (int mb = 0; mb < blocks; ++mb) {
+      if (mb > 0) {
+        if (!spread) __syncthreads();  // (publishing, each block reads its own buffers only)
+        m_tile += 1, unit += 1;
+        valid_rows = rows_from_m_tile(1);
+      }
+      finish(mb, spread);
+    }
+    if (spread) {
+      m_tile -= blocks - 1, unit -= blocks - 1;  // the CTA's rows, counted on its first unit
+      valid_rows = rows_from_m_tile(blocks);
+      merge_spread_over_unit();
     }
   }
 }
 
 // Split-KV in a one-wave grid (Params::spread_merge): publish, wait until every split of the
-// unit has, then merge this CTA's share of the unit's items (merge.cuh, merge_spread). One
-// counter a unit, counters[unit], wrapping at 2 splits (red.inc with bound 2 splits - 1, which
-// stores 0 in place of 2 splits): each CTA adds 1 on arriving and 1 on departing, and waits for
-// a count of at least `splits` in between. The count cannot wrap before every CTA has seen it
-// (the last departure is the wrap, and each CTA departs only after its wait), and it is 0 again
-// when the launch ends, with no CTA waiting for an atomic's answer before it exits.
+// unit has, then merge this CTA's share of the unit's items (merge.cuh, merge_spread); with
+// several row blocks (MB > 1), of the CTA's valid_rows over its blocks' units, counted on the
+// first's counter (finish_blocks). One counter a unit, counters[unit], wrapping at 2 splits
+// (red.inc with bound 2 splits - 1, which stores 0 in place of 2 splits): each CTA adds 1 on
+// arriving and 1 on departing, and waits for a count of at least `splits` in between. The count
+// cannot wrap before every CTA has seen it (the last departure is the wrap, and each CTA departs
+// only after its wait), and it is 0 again when the launch ends, with no CTA waiting for an
+// atomic's answer before it exits.
 template <int D, int KvType, bool Pairs, bool Tokens, int MB>
 inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::merge_spread_over_unit() {
   __syncthreads();  // the CTA's partials are written
@@ -120,8 +135,8 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::merge_spread_ove
   const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) {
     write_output(row, d0, acc, inv, lse);
   };
-  merge_spread<D, C::kBf16>(p.part_o + int64_t(unit) * p.splits * kRows * D,
-                            p.part_lse + int64_t(unit) * p.splits * kRows, p.splits, split, valid_rows, write);
+  merge_spread<D, C::kBf16, MB>(p.part_o + int64_t(unit) * p.splits * kRows * D,
+                                p.part_lse + int64_t(unit) * p.splits * kRows, p.splits, split, valid_rows, write);
   trace(p, kTraceMerged);
   // Departure: the other CTAs' waits have seen every arrival before this CTA's (it waited too).
   if (tid == 0) asm volatile("red.relaxed.gpu.global.inc.u32 [%0], %1;" ::"l"(count), "r"(bound) : "memory");

@@ -58,7 +58,8 @@ struct DecodeCta {
                         // instead, the two-block kernels' code grew 1.5 KiB)
   int seqlen, lo, hi;   // this CTA's rows [lo, hi) of the sequence
   int first_end;        // L - q_len + 1: token 0 attends to rows [.., first_end), token j to [.., first_end + j)
-  int valid_rows;       // query rows of the block m_tile that are the KV head's (<= 16, < G x q_len)
+  int valid_rows;       // query rows of the block m_tile that are the KV head's (<= 16, < G x q_len; in
+                        // a spread merge of several blocks, the CTA's: finish_blocks)
   float out_scale;      // V's dequantization scale, applied to O once at the end (a pair: its first head's)
   float out_scale_two;  // a pair's second head's
   KvRows rows;
@@ -542,7 +543,7 @@ struct DecodeCta {
   __device__ void run_rows();
 
   // ---- the epilogue (decode_epilogue.cuh) -----------------------------------------------------
-  __device__ void finish(int mb);
+  __device__ void finish(int mb, bool publish_only = false);
   __device__ void finish_blocks();
   __device__ void store_block(const MergeBuffers& m, SoftmaxRow (&row)[2], const float (&o)[D / 8][4],
                               const SAcc& s_at) const;

@@ -139,7 +139,11 @@ __device__ void merge_workspace(const uint16_t* all_o, const float* all_lse, int
 // by butterflies: a fixed order, so the result does not depend on which CTA arrived when. Each CTA
 // reads 1/splits of the partials, where the last-CTA merge (merge_workspace) reads them all in one
 // CTA, round trip after round trip.
-template <int D, bool Bf16, class Write>
+// Blocks > 1: the rows are those of a CTA's consecutive units (its row blocks, decode_epilogue.cuh,
+// finish_blocks), row r being row r % kRows of the r / kRows-th, whose partials follow the one
+// before's: all_o [block][split][kRows][D], all_lse [block][split][kRows]. One pass over every
+// block's items, where a pass per block paid a wait and a round trip each.
+template <int D, bool Bf16, int Blocks = 1, class Write>
 __device__ void merge_spread(const uint16_t* all_o, const float* all_lse, int splits, int rank, int valid_rows,
                              Write write) {
   constexpr int kGroups = D / 8, kPerLane = 4;
@@ -154,14 +158,15 @@ __device__ void merge_spread(const uint16_t* all_o, const float* all_lse, int sp
     const int j = first + tid / ways;
     const bool active = j < mine;
     const int item = active ? rank + j * splits : 0, row = item / kGroups, d0 = 8 * (item % kGroups);
+    const int block = Blocks == 1 ? 0 : row / kRows, block_row = Blocks == 1 ? row : row % kRows;
     float l[kPerLane];
     uint4 v[kPerLane];
 #pragma unroll
     for (int k = 0; k < kPerLane; ++k) {
-      const int s = way + ways * k;
-      const bool on = active && s < splits;
-      l[k] = on ? __ldcg(all_lse + s * kRows + row) : -INFINITY;
-      v[k] = on ? __ldcg(reinterpret_cast<const uint4*>(all_o + (int64_t(s) * kRows + row) * D + d0))
+      const int s = block * splits + way + ways * k;  // the partial's place, [block][split]
+      const bool on = active && way + ways * k < splits;
+      l[k] = on ? __ldcg(all_lse + s * kRows + block_row) : -INFINITY;
+      v[k] = on ? __ldcg(reinterpret_cast<const uint4*>(all_o + (int64_t(s) * kRows + block_row) * D + d0))
                 : make_uint4(0, 0, 0, 0);
     }
     float mx = -INFINITY;

@@ -67,9 +67,11 @@ void decode_test::token_cases(bool quick) {
     fp8_wide.q_len = 4, fp8_wide.expect_m_tiles = 1;  // 64 rows: 4 CTAs of 16, the plan's splits
     run_case(fp8_wide);
   }
-  // The warpgroup kernel (64 query rows a CTA by wgmma, decode_rows.cuh), forced: a CTA's last blocks empty (35 rows: warp 3 idle; 48; 128 rows: two CTAs a head), sequences
-  // shorter than the tokens, splits that cut a 64-row tile, every cache kind, the append, remap, window,
-  // soft-cap, per-head scales, both 16-bit types and each merge (spread, cluster, several waves' last CTA).
+  // The warpgroup kernel (64 query rows a CTA by wgmma, decode_rows.cuh), forced: a CTA's last blocks
+  // empty (35 rows: warp 3 idle; 48; 128 rows: two CTAs a head), sequences shorter than the tokens,
+  // splits that cut a 64-row tile, every cache kind, the append, remap, window, soft-cap, per-head
+  // scales, both 16-bit types and each merge (spread — the blocks' one pass, over 3 to 24 splits —,
+  // cluster, several waves' last CTA).
   {
     std::vector<Case> rows;
     Case c{3, 2000, 7, 128, 2, Cache::kPaged, 16, false, true, COTILE_F16, COTILE_F16, COTILE_BF16};
@@ -89,6 +91,9 @@ void decode_test::token_cases(bool quick) {
     rows.push_back(c);
     c = Case{2, 777, 32, 128, 1, Cache::kPaged, 64, true, true, COTILE_BF16, COTILE_BF16, COTILE_BF16};
     c.q_len = 8, c.splits = 3, c.window = 100;  // 256 rows: four CTAs a head; splits of 260 rows
+    rows.push_back(c);
+    c = Case{1, 30000, 16, 128, 1, Cache::kBNHD, 0, false, false, COTILE_F16, COTILE_F16, COTILE_F16};
+    c.q_len = 4, c.splits = 24;  // the spread merge of 4 blocks' 1 024 items in 3 rounds a CTA
     rows.push_back(c);
     for (Case& r : rows) {
       if (quick) r.N = std::min(r.N, 2000);
