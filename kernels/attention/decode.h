@@ -49,7 +49,8 @@ typedef struct {
   int32_t m_tiles_per_cta; /* 0: the plan's choice; 1, 2 or 4 forces the m-tiles (16 query rows each) a CTA computes
                               against each K/V tile it streams; 2 needs q_len > 1, head_dim 64 or 128 and a 16-bit
                               cache (plan.hpp, two_m_tiles); 4, the warpgroup kernel (wgmma), q_len > 1, head_dim
-                              128, a 16-bit cache and q_type = kv_type (plan.hpp, can_group_rows) */
+                              128, and a 16-bit cache with q_type = kv_type or an fp8 cache (plan.hpp,
+                              can_group_rows; fp8: forced only) */
 } cotile_decode_shape_t;
 
 typedef struct {

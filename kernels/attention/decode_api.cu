@@ -99,7 +99,10 @@ KernelInfo kernel_for(const LaunchHeads& l, int32_t kv) {
   switch (l.head_dim) {
     case 64: return l.tokens ? kernel_d64_tokens(kv, l.m_blocks) : kernel_d64(kv);
     case 128:
-      return !l.tokens ? kernel_d128(kv) : l.m_blocks == 4 ? kernel_d128_rows(kv) : kernel_d128_tokens(kv, l.m_blocks);
+      return !l.tokens              ? kernel_d128(kv)
+             : l.m_blocks != 4      ? kernel_d128_tokens(kv, l.m_blocks)
+             : dtype_bytes(kv) == 1 ? kernel_d128_rows_fp8(kv)
+                                    : kernel_d128_rows(kv);
     case 256: return l.tokens ? kernel_d256_tokens(kv) : kernel_d256(kv);
     default: return {};
   }
@@ -264,8 +267,8 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   if (s.m_tiles_per_cta == 4 && !can_group)
     return fail(COTILE_ERROR_UNSUPPORTED,
                 "cotile_decode_plan: m_tiles_per_cta = 4 with q_len = %d, head_dim = %lld, kv_type = %s, q_type = %s; "
-                "the warpgroup kernel's 64 rows a CTA need several query tokens, head_dim 128, a 16-bit cache and Q "
-                "of the cache's type",
+                "the warpgroup kernel's 64 rows a CTA need several query tokens, head_dim 128, and a 16-bit cache "
+                "with Q of its type or an fp8 cache",
                 s.q_len, (long long)s.head_dim, dtype_name(s.kv_type), dtype_name(s.q_type));
   // Plan for s.device, then give the caller back its current device.
   int caller_device = 0;
@@ -329,7 +332,8 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   PlannedLaunch launch;
   cotile_status st = COTILE_OK;
   bool chosen = false;
-  if (s.m_tiles_per_cta == 4 || (s.m_tiles_per_cta == 0 && per_cta == 1 && can_group)) {
+  if (s.m_tiles_per_cta == 4 ||
+      (s.m_tiles_per_cta == 0 && per_cta == 1 && can_group && group_rows_by_plan(dtype_bytes(s.kv_type)))) {
     if ((st = launch_for(4, launch)) != COTILE_OK) return st;
     chosen = s.m_tiles_per_cta == 4 || launch.heads.m_blocks != 4 ||
              group_rows_pay(s.max_kv_len, launch.choice.splits, launch.grid(s.batch), sms);
@@ -433,7 +437,7 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
       plan->grid != s.batch * lh.heads_kv * lh.m_ctas * plan->splits ||
       (plan->cluster != 1 && (plan->cluster != plan->splits || plan->cluster > kMaxCluster)) || plan->sms < 1 ||
       plan->ctas_per_sm < 1 || plan->stagger_cycles < 0 || plan->smem_bytes < k.smem ||
-      (lh.m_blocks == 4 &&  // the warpgroup kernel reads Q as the cache's type
+      (lh.m_blocks == 4 &&  // the warpgroup kernel of a 16-bit cache reads Q as the cache's type
        !can_group_rows(q_len_of(s), s.head_dim, dtype_bytes(s.kv_type), s.q_type == s.kv_type)))
     return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: plan was not filled by cotile_decode_plan");
   const int qb = dtype_bytes(s.q_type), kvb = dtype_bytes(s.kv_type);

@@ -204,8 +204,8 @@ __device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::store_b
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     float* dst = m.o + (slot * kRows + s_at.row + OAcc::row_step(2 * r)) * C::kMergeRow;
-    const int n = s_at.column;  // the elements' column in each n8 tile
-    if constexpr (!C::kFp8) {   // one 8-byte store
+    const int n = s_at.column;          // the elements' column in each n8 tile
+    if constexpr (!C::kFp8Fragments) {  // one 8-byte store
 #pragma unroll
       for (int nt = 0; nt < D / 8; ++nt)
         *reinterpret_cast<float2*>(dst + int(column(n, nt))) = make_float2(o[nt][2 * r], o[nt][2 * r + 1]);

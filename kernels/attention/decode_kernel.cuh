@@ -46,7 +46,8 @@ struct DecodeCta {
   using C = Config<D, KvType, MB>;
   static constexpr int kR = C::kR, kStages = C::kStages;
   static_assert(MB == 1 || Tokens, "decode: several row blocks a CTA are for several query tokens");
-  static_assert(MB == 1 || !C::kFp8, "decode: fp8 caches take one row block a CTA (plan.hpp, can_two_m_tiles)");
+  static_assert(MB == 1 || MB == 4 || !C::kFp8,
+                "decode: fp8 caches take one row block a CTA, or the warpgroup kernel's four (plan.hpp)");
   static_assert(MB != 4 || (D == 128 && !Pairs), "decode: the warpgroup kernel is head_dim 128, one KV head a CTA");
 
   const Params& p;
@@ -536,10 +537,17 @@ struct DecodeCta {
   }
 
   // ---- the warpgroup kernel (decode_rows.cuh) ----------------------------------------------------
-  static constexpr int kGroupRows = 64;  // a tile's K/V rows, and the CTA's query rows (wgmma's M)
+  static constexpr int kGroupRows = 64;                       // a tile's K/V rows, and the CTA's query rows (wgmma's M)
+  static constexpr int kGroupTileBytes = kGroupRows * 2 * D;  // a 16-bit K or V tile
+  static constexpr int kGroupChunks = kR / 16,
+                       kGroupRowStep = kThreads / kGroupChunks;  // copies: a row's, a pass's rows
   __device__ uint8_t* group_stage(int s) const { return after_q() + s * 2 * kGroupRows * kR; }
+  // fp8 caches: the converted K and V tiles, after the stages (Config::kConvBytes; Q as loaded first)
+  __device__ uint8_t* converted_tile() const { return group_stage(kStages); }
   __device__ void start_q_rows() const;
   __device__ void issue_group_tile(int n0, int s) const;
+  __device__ void convert_q_rows() const;
+  __device__ void convert_group_tile(int s) const;
   __device__ void run_rows();
 
   // ---- the epilogue (decode_epilogue.cuh) -----------------------------------------------------

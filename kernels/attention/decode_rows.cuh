@@ -19,6 +19,11 @@
 //   The pipeline: at tile t each thread waits for its copies of tile t, and one block barrier makes
 //   them visible to the async proxy and shows that every warp's wgmma of tile t - 1 is done, so
 //   tile t + kStages - 1 may go into the stage tile t - 1 left.
+//   fp8 caches (Config::kConverts): the stages hold the tiles' raw 128-byte rows, and after that
+//   barrier each thread converts the chunks it copied itself (no barrier between its copy and its
+//   conversion) into the one 16-bit K/V tile (converted_tile) the wgmma read; a second barrier
+//   makes the conversion visible. Q, of any type, is loaded there first and converted once into
+//   the Q tile.
 #pragma once
 
 #include "cotile/arch/wgmma.hpp"
@@ -71,34 +76,47 @@ struct GroupMma<false> {
   using O = arch::WgmmaF16RS<128>;
 };
 
-// 1. Q's 64 rows (those of the CTA's blocks that are the head's; Q in the compute type: the plan's
-//    rule), one cp.async group issued first.
+// 1. Q's 64 rows (those of the CTA's blocks that are the head's), one cp.async group issued first:
+//    into the Q tile (16-bit caches: Q in the compute type, the plan's rule), or as loaded where the
+//    converted tile will be (fp8 caches: any Q, convert_q_rows).
 template <int D, int KvType, bool Pairs, bool Tokens, int MB>
 inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::start_q_rows() const {
   constexpr auto tile = group_tile<kGroupRows>();
   const uint8_t* q = p.q + b * p.q_sb + h * p.group * p.q_sh;
   const int rows_here = cta_rows(), j = tid % 16;
+  if constexpr (C::kConverts) {  // rows of D x q_bytes bytes as loaded, row r at r x that (convert_q_rows)
+    const int chunks = D * p.q_bytes / 16;
+#pragma unroll 1
+    for (int i = tid; i < kGroupRows * chunks; i += kThreads) {
+      const int r = i / chunks, c = i % chunks;
+      const bool valid = r < rows_here;
+      const uint8_t* src = q + (valid ? q_row(kRows * m_tile + r) : 0) + 16 * c;
+      arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(converted_tile() + 16 * i, src, valid);
+    }
+  } else {
 #pragma unroll
-  for (int x = 0; x < kGroupRows * 16 / kThreads; ++x) {  // chunk j of rows tid / 16 + 8x
-    const int r = tid / 16 + 8 * x;
-    const bool valid = r < rows_here;
-    const uint8_t* src = q + (valid ? q_row(kRows * m_tile + r) : 0) + 16 * j;
-    arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(smem + int(tile(r, 16 * j)), src, valid);
+    for (int x = 0; x < kGroupRows * 16 / kThreads; ++x) {  // chunk j of rows tid / 16 + 8x
+      const int r = tid / 16 + 8 * x;
+      const bool valid = r < rows_here;
+      const uint8_t* src = q + (valid ? q_row(kRows * m_tile + r) : 0) + 16 * j;
+      arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(smem + int(tile(r, 16 * j)), src, valid);
+    }
   }
   arch::cp_async_commit();
 }
 
-// The copies of the K/V tile of rows n0 .. n0 + 63 into stage s: thread tid copies chunk tid % 16
-// of rows tid / 16 + 8x; rows past hi are zero-filled without being read. A contiguous tile of
+// The copies of the K/V tile of rows n0 .. n0 + 63 into stage s: thread tid copies chunk
+// tid % kGroupChunks of rows tid / kGroupChunks + kGroupRowStep x (16-bit rows: 16 chunks, 8 rows a
+// pass; fp8: 8 and 16); rows past hi are zero-filled without being read. A contiguous tile of
 // cache rows only takes one row address a thread. No L2 policy on these copies: with one (and the
 // stage's base in a uniform register), ptxas 13.0 emitted cp.async instructions that read uniform
 // registers it never wrote, an illegal instruction on the H200.
 template <int D, int KvType, bool Pairs, bool Tokens, int MB>
 inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::issue_group_tile(int n0, int s) const {
-  constexpr auto tile = group_tile<kGroupRows>();
+  constexpr auto tile = group_tile<kGroupRows>();  // fp8 rows (128 bytes): its first column half
   uint8_t* sk = group_stage(s);
   uint8_t* sv = sk + kGroupRows * kR;
-  const int j = tid % 16, r0 = tid / 16;
+  const int j = tid % kGroupChunks, r0 = tid / kGroupChunks;
   const auto copy = [](uint8_t* dst, const uint8_t* src, bool pred) {
     arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(dst, src, pred);
   };
@@ -106,22 +124,66 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::issue_group_tile
   if (!rows.pages && !appended_here && n0 + kGroupRows <= hi) {  // CTA-uniform
     const RowAddress a = rows.cache<false>(n0 + r0);
 #pragma unroll
-    for (int x = 0; x < kGroupRows / 8; ++x) {
-      const int at = int(tile(r0 + 8 * x, 16 * j));
-      copy(sk + at, a.k + int64_t(8 * x) * rows.k_sn + 16 * j, true);
-      copy(sv + at, a.v + int64_t(8 * x) * rows.v_sn + 16 * j, true);
+    for (int x = 0; x < kGroupRows / kGroupRowStep; ++x) {
+      const int at = int(tile(r0 + kGroupRowStep * x, 16 * j));
+      copy(sk + at, a.k + int64_t(kGroupRowStep * x) * rows.k_sn + 16 * j, true);
+      copy(sv + at, a.v + int64_t(kGroupRowStep * x) * rows.v_sn + 16 * j, true);
     }
     return;
   }
 #pragma unroll
-  for (int x = 0; x < kGroupRows / 8; ++x) {
-    const int n = n0 + r0 + 8 * x, at = int(tile(r0 + 8 * x, 16 * j));
+  for (int x = 0; x < kGroupRows / kGroupRowStep; ++x) {
+    const int n = n0 + r0 + kGroupRowStep * x, at = int(tile(r0 + kGroupRowStep * x, 16 * j));
     const bool valid = n < hi;
     const RowAddress a =
         rows.pages ? rows.attended<true, Tokens>(valid ? n : lo) : rows.attended<false, Tokens>(valid ? n : lo);
     copy(sk + at, a.k + 16 * j, valid);
     copy(sv + at, a.v + 16 * j, valid);
   }
+}
+
+// fp8 caches: Q as loaded (any type, where converted_tile is: start_q_rows) -> the Q tile in the
+// compute type (f16), 8 columns a thread a step. Rows past the head's were zero-filled.
+template <int D, int KvType, bool Pairs, bool Tokens, int MB>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::convert_q_rows() const {
+  constexpr auto tile = group_tile<kGroupRows>();
+  const uint8_t* raw = converted_tile();
+#pragma unroll 1
+  for (int i = tid; i < kGroupRows * D / 8; i += kThreads) {
+    const int r = i / (D / 8), k0 = 8 * (i % (D / 8));
+    uint32_t w[4];
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      w[e] = pack2<C::kBf16>(load_as_float(raw + (r * D + k0 + 2 * e) * p.q_bytes, p.q_type),
+                             load_as_float(raw + (r * D + k0 + 2 * e + 1) * p.q_bytes, p.q_type));
+    *reinterpret_cast<uint4*>(smem + int(tile(r, 2 * k0))) = make_uint4(w[0], w[1], w[2], w[3]);
+  }
+}
+
+// fp8 caches: the 16-byte chunks of stage s this thread copied (issue_group_tile's, so that its own
+// cp.async wait makes them readable) -> the 16-bit K and V tiles: the 16 fp8 columns 16j .. 16j + 15
+// of row r become bytes 32j .. 32j + 31 of its row, in the tiles wgmma reads (group_tile).
+template <int D, int KvType, bool Pairs, bool Tokens, int MB>
+__device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::convert_group_tile(int s) const {
+  constexpr auto tile = group_tile<kGroupRows>();
+  const uint8_t* raw = group_stage(s);
+  uint8_t* conv = converted_tile();
+  const int j = tid % kGroupChunks, r0 = tid / kGroupChunks;
+#pragma unroll
+  for (int kv = 0; kv < 2; ++kv)  // K, then V
+#pragma unroll
+    for (int x = 0; x < kGroupRows / kGroupRowStep; ++x) {
+      const int r = r0 + kGroupRowStep * x;
+      const uint4 w = *reinterpret_cast<const uint4*>(raw + kv * kGroupRows * kR + int(tile(r, 16 * j)));
+      uint32_t f[8];
+      fp8x4_to_f16x2<KvType, false>(w.x, f[0], f[1]);
+      fp8x4_to_f16x2<KvType, false>(w.y, f[2], f[3]);
+      fp8x4_to_f16x2<KvType, false>(w.z, f[4], f[5]);
+      fp8x4_to_f16x2<KvType, false>(w.w, f[6], f[7]);
+      uint8_t* dst = conv + kv * kGroupTileBytes;
+      *reinterpret_cast<uint4*>(dst + int(tile(r, 32 * j))) = make_uint4(f[0], f[1], f[2], f[3]);
+      *reinterpret_cast<uint4*>(dst + int(tile(r, 32 * j + 16))) = make_uint4(f[4], f[5], f[6], f[7]);
+    }
 }
 
 template <int D, int KvType, bool Pairs, bool Tokens, int MB>
@@ -132,6 +194,11 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::run_rows() {
   for (int t = 0; t < kStages - 1; ++t) {
     if (t < tiles) issue_group_tile(lo + kGroupRows * t, t);
     arch::cp_async_commit();
+  }
+  if constexpr (C::kConverts) {  // Q (the oldest group) into the Q tile
+    arch::cp_async_wait<kStages - 1>();
+    __syncthreads();
+    convert_q_rows();
   }
   trace(p, kTraceQReady);
   // The warp's rows are block `warp`'s; in each 16-column block of S (and 8-column tile of O) a
@@ -159,12 +226,18 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::run_rows() {
 #pragma unroll 1
   for (int t = 0, stage = 0; t < tiles; ++t, stage = stage + 1 == kStages ? 0 : stage + 1) {
     arch::cp_async_wait<kStages - 2>();
-    arch::fence_proxy_async_shared();
+    if constexpr (!C::kConverts) arch::fence_proxy_async_shared();
     __syncthreads();
     if (t + kStages - 1 < tiles)
       issue_group_tile(lo + kGroupRows * (t + kStages - 1), stage == 0 ? kStages - 1 : stage - 1);
     arch::cp_async_commit();
     const uint8_t* sk = group_stage(stage);
+    if constexpr (C::kConverts) {  // (the raw stage's chunks were this thread's: the barrier above freed the tile)
+      convert_group_tile(stage);
+      arch::fence_proxy_async_shared();
+      __syncthreads();
+      sk = converted_tile();
+    }
     float s[kGroupRows / 16][2][4] = {};  // S's 16-column blocks
     float(&s_flat)[kGroupRows / 2] = reinterpret_cast<float(&)[kGroupRows / 2]>(s);
     arch::warpgroup_arrive();
@@ -208,7 +281,7 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::run_rows() {
     arch::warpgroup_arrive();
 #pragma unroll
     for (int kk = 0; kk < kGroupRows / 16; ++kk)
-      Mma::O::template mma<1, 1, 1>(o_flat, pa[kk], n_major_desc<kGroupRows>(sk + kGroupRows * kR, kk), 1);
+      Mma::O::template mma<1, 1, 1>(o_flat, pa[kk], n_major_desc<kGroupRows>(sk + kGroupTileBytes, kk), 1);
     arch::warpgroup_commit();
     arch::warpgroup_wait<0>();
     arch::warpgroup_fence_operands(o_flat);

@@ -18,18 +18,21 @@ KernelInfo kernel_d256(int kv_type);
 KernelInfo kernel_pairs(int kv_type);                     // pairs of head_dim-64 KV heads (fp8 only; else none)
 KernelInfo kernel_d64_tokens(int kv_type, int m_blocks);  // q_len > 1 (Params::q_len); m_blocks 1 or 2
 KernelInfo kernel_d128_tokens(int kv_type, int m_blocks);
-KernelInfo kernel_d128_rows(int kv_type);     // q_len > 1, 64 rows a CTA by wgmma (16-bit caches only; else none)
-KernelInfo kernel_d256_tokens(int kv_type);   // one row block
-KernelInfo kernel_pairs_tokens(int kv_type);  // pairs with q_len > 1 (2G x q_len <= 16 rows; fp8 only)
+KernelInfo kernel_d128_rows(int kv_type);      // q_len > 1, 64 rows a CTA by wgmma
+KernelInfo kernel_d128_rows_fp8(int kv_type);  // the same for fp8 caches (decode_d128_rows_fp8.cu; else none)
+KernelInfo kernel_d256_tokens(int kv_type);    // one row block
+KernelInfo kernel_pairs_tokens(int kv_type);   // pairs with q_len > 1 (2G x q_len <= 16 rows; fp8 only)
 
 // The kernel of head_dim D for a cache type (included by the decode_d*.cu files only).
 #ifdef COTILE_DECODE_KERNEL_DEFINITIONS
+template <int D, int T, bool Pairs = false, bool Tokens = false, int MB = 1>
+KernelInfo kernel_info() {
+  return {reinterpret_cast<const void*>(&decode_kernel<D, T, Pairs, Tokens, MB>), Config<D, T, MB>::kSmem, MB};
+}
+// (MB = 4: 16-bit caches here, fp8 ones in their own translation unit, kernel_d128_rows_fp8.)
 template <int D, bool Pairs = false, bool Tokens = false, int MB = 1>
 KernelInfo kernel_for_cache_type(int kv_type) {
-  auto info = [](auto kv) -> KernelInfo {
-    constexpr int T = decltype(kv)::value;
-    return {reinterpret_cast<const void*>(&decode_kernel<D, T, Pairs, Tokens, MB>), Config<D, T, MB>::kSmem, MB};
-  };
+  auto info = [](auto kv) -> KernelInfo { return kernel_info<D, decltype(kv)::value, Pairs, Tokens, MB>(); };
   switch (kv_type) {
     case COTILE_F16:
       if constexpr (Pairs) return {};
@@ -37,7 +40,7 @@ KernelInfo kernel_for_cache_type(int kv_type) {
     case COTILE_BF16:
       if constexpr (Pairs) return {};
       else return info(std::integral_constant<int, COTILE_BF16>{});
-    case COTILE_E4M3:  // two m-tiles a CTA: 16-bit caches only (plan.hpp, can_two_m_tiles)
+    case COTILE_E4M3:  // two m-tiles a CTA: 16-bit caches only (plan.hpp, can_two_m_tiles); four: above
       if constexpr (MB > 1) return {};
       else return info(std::integral_constant<int, COTILE_E4M3>{});
     case COTILE_E5M2:

@@ -198,8 +198,10 @@ inline bool two_m_tiles(int64_t max_rows, int64_t splits) { return (max_rows + s
 inline bool two_m_tiles_odd(int64_t one_tile_grid, int64_t slots) { return one_tile_grid > slots; }
 
 // The warpgroup kernel (decode_rows.cuh: 64 query rows a CTA, computed together against each
-// 64-row K/V tile by wgmma): several query tokens, a 16-bit cache of head_dim 128, Q in the cache's
-// type (Q goes to wgmma as loaded), one KV head a CTA. Whether to (group_rows_pay): where a KV head
+// 64-row K/V tile by wgmma): several query tokens, head_dim 128, one KV head a CTA; a 16-bit cache
+// with Q in its type (Q goes to wgmma as loaded), or an fp8 cache (each tile converted to f16, and Q
+// of any type once). The plan takes it by itself for 16-bit caches (group_rows_by_plan): the fp8
+// kernel is forced only until the sweep has timed it. Whether to (group_rows_pay): where a KV head
 // has more than one m-tile of rows, its CTAs each attend at least kGroupMinRows rows at the split
 // count the plan chooses for it, and its grid puts a CTA on every SM. Its CTAs are a quarter of one
 // m-tile a CTA's (and its splits cut 64-row tiles), so short rows and grids of fewer CTAs than SMs
@@ -210,8 +212,9 @@ inline bool two_m_tiles_odd(int64_t one_tile_grid, int64_t slots) { return one_t
 // grids of 132-256 CTAs give the same 79.
 inline constexpr int64_t kGroupMinRows = 256;
 inline bool can_group_rows(int64_t q_len, int64_t head_dim, int64_t kv_bytes, bool q_is_kv_type) {
-  return q_len > 1 && head_dim == 128 && kv_bytes == 2 && q_is_kv_type;
+  return q_len > 1 && head_dim == 128 && (kv_bytes == 1 || q_is_kv_type);
 }
+inline bool group_rows_by_plan(int64_t kv_bytes) { return kv_bytes == 2; }
 inline bool group_rows_pay(int64_t max_rows, int64_t splits, int64_t grid, int64_t sms) {
   return (max_rows + splits - 1) / splits >= kGroupMinRows && grid >= sms;
 }

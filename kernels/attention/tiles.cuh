@@ -198,9 +198,18 @@ struct Config {
   static constexpr int kR = D * kKvBytes;               // bytes of one K or V row
   static constexpr int kTile = kRows * kR;              // bytes of one K or V tile
   static constexpr int kStagesRaw = COTILE_DECODE_WARP_SMEM / (2 * kTile);
-  static constexpr int kStages = kStagesRaw < COTILE_DECODE_MIN_STAGES
+  // The warpgroup kernel (MB = 4) of an fp8 cache converts each tile into one 16-bit K/V tile
+  // (kConvBytes, after the stages; decode_rows.cuh) and keeps 4 stages of its raw tiles, so that
+  // its CTA keeps the 16-bit warpgroup kernel's shared memory (two CTAs an SM).
+  static constexpr bool kConverts = MB == 4 && kFp8;
+  static constexpr int kConvBytes = kConverts ? 2 * 64 * 2 * D : 0;
+  static constexpr int kStages = kConverts ? 4
+                                 : kStagesRaw < COTILE_DECODE_MIN_STAGES
                                      ? COTILE_DECODE_MIN_STAGES
                                      : (kStagesRaw > COTILE_DECODE_MAX_STAGES ? COTILE_DECODE_MAX_STAGES : kStagesRaw);
+  // fp8 operands read by ldmatrix from the raw bytes (the per-warp kernel's), in their column
+  // orders (qk_column, o_column); the warpgroup kernel computes on converted 16-bit tiles.
+  static constexpr bool kFp8Fragments = kFp8 && !kConverts;
   static constexpr int kQr = 2 * D;  // bytes of a Q row as loaded (<= 2 bytes an element) and as computed
   static constexpr bool kQInRegisters =
       COTILE_DECODE_Q_IN_REGISTERS && D * MB <= 128;  // else re-read per tile (ldmatrix)
@@ -214,7 +223,7 @@ struct Config {
   // Floats per row of the warps' merge, padded so that the 8 lanes of one store phase hit distinct
   // banks: rows g, g + 1 are 8 banks apart for the 8-byte (16-bit caches), 16 for the 16-byte
   // stores (fp8).
-  static constexpr int kMergeRow = D + (kFp8 ? 16 : 8);
+  static constexpr int kMergeRow = D + (kFp8Fragments ? 16 : 8);
   // The warps whose states a row block merges: each warp's with per-warp streams, one with the
   // warpgroup's (MB = 4: warp w alone computes block w; decode_rows.cuh).
   static constexpr int kMergeWarps = MB == 4 ? 1 : kWarps;
@@ -223,7 +232,8 @@ struct Config {
   // block, after every block's with several (their merges run one after the other).
   static constexpr int kScratchBytes = (kMaxSplits * kRows + kRows + kThreads * 8) * 4;
   static constexpr int kMergeAll = MB == 1 ? kMergeBytes : MB * kMergeBytes + kScratchBytes;
-  static constexpr int kMergeArea = kPipeBytes > kMergeAll ? kPipeBytes : kMergeAll;  // after Q
+  static constexpr int kMergeArea =
+      kPipeBytes + kConvBytes > kMergeAll ? kPipeBytes + kConvBytes : kMergeAll;  // after Q
   static constexpr int kSmem = kQRawBytes + kQcBytes + kMergeArea + 16;
   static_assert(D == 64 || D == 128 || D == 256, "decode: head_dim must be 64, 128 or 256");
   static_assert(kSmem <= 227 * 1024,
@@ -234,7 +244,7 @@ struct Config {
   // fragments come from ldmatrix as 4 consecutive bytes (d = 4c..4c+3 for lane c = l % 4), which
   // the MMA reads as k = {2c, 2c+1} and {8+2c, 8+2c+1}: within each 16, k = (2,4,2) -> d = (1,4,2).
   COTILE_HD static constexpr auto qk_column() {
-    if constexpr (kFp8)
+    if constexpr (kFp8Fragments)
       return ct::make_layout(ct::make_shape(ct::make_shape(_2{}, _4{}, _2{}), Int<D / 16>{}),
                              ct::make_stride(ct::make_stride(_1{}, _4{}, _2{}), _16{}));
     else return ct::make_layout(Int<D>{});
@@ -242,7 +252,7 @@ struct Config {
   // Accumulator column n (0-7) of O's n8 tile nt holds head-dim element o_column(n, nt): for fp8 V,
   // one ldmatrix.trans of b16 pairs yields the even and the odd elements of 16 as two n8 tiles.
   COTILE_HD static constexpr auto o_column() {
-    if constexpr (kFp8)
+    if constexpr (kFp8Fragments)
       return ct::make_layout(ct::make_shape(_8{}, ct::make_shape(_2{}, Int<D / 16>{})),
                              ct::make_stride(_2{}, ct::make_stride(_1{}, _16{})));
     else return ct::make_layout(ct::make_shape(_8{}, Int<D / 8>{}), ct::make_stride(_1{}, _8{}));

@@ -166,6 +166,12 @@ TEST(DecodeArgs, UnfilledPlanIsRefused) {
   // cache: the kernel would read bf16 Q as f16.
   p = plan(), p.shape.q_len = 8, p.m_tiles = 2, p.m_tiles_per_cta = 4, p.shape.q_type = COTILE_BF16;
   expect_error(run(args(), p), COTILE_ERROR_INVALID_ARGUMENT, "plan was not filled by cotile_decode_plan");
+  // Its twin: the same plan over an fp8 cache, whose kernel converts Q of any type, passes the plan's
+  // checks and stops at the arguments' (before the device: Q is null here).
+  p.shape.kv_type = COTILE_E4M3;
+  DecodeArgs a = args();
+  a.q = nullptr;
+  expect_error(run(a, p), COTILE_ERROR_INVALID_ARGUMENT, "args.q is NULL");
 }
 
 TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
@@ -202,8 +208,13 @@ TEST(DecodePlan, ShapeErrorsComeBeforeTheDevice) {
   s = shape(), s.q_len = 4, s.q_type = COTILE_BF16, s.m_tiles_per_cta = 4;  // an f16 cache
   expect_error(plan_of(s), COTILE_ERROR_UNSUPPORTED,
                "m_tiles_per_cta = 4 with q_len = 4, head_dim = 128, kv_type = f16, q_type = bf16; the warpgroup "
-               "kernel's 64 rows a CTA need several query tokens, head_dim 128, a 16-bit cache and Q of the cache's "
-               "type");
+               "kernel's 64 rows a CTA need several query tokens, head_dim 128, and a 16-bit cache with Q of its type "
+               "or an fp8 cache");
+  s = shape(), s.head_dim = 64, s.kv_type = COTILE_E4M3, s.q_len = 4, s.m_tiles_per_cta = 4;
+  expect_error(plan_of(s), COTILE_ERROR_UNSUPPORTED,
+               "m_tiles_per_cta = 4 with q_len = 4, head_dim = 64, kv_type = e4m3, q_type = f16; the warpgroup "
+               "kernel's 64 rows a CTA need several query tokens, head_dim 128, and a 16-bit cache with Q of its type "
+               "or an fp8 cache");
   s = shape(), s.kv_type = COTILE_E4M3, s.q_len = 2, s.m_tiles_per_cta = 2;
   expect_error(plan_of(s), COTILE_ERROR_UNSUPPORTED,
                "m_tiles_per_cta = 2 with q_len = 2, head_dim = 128, kv_type = e4m3; two m-tiles a CTA need several "
@@ -427,16 +438,21 @@ TEST(DecodePlan, TwoMTilesRule) {
   EXPECT_TRUE(two_m_tiles_odd(384, 264));   // B=16 N=8K: 16 x 2 x 3 x 4, two waves
 }
 
-// The warpgroup kernel (64 rows a CTA): 16-bit head_dim-128 caches with Q of their type and several
-// tokens; taken where its CTAs attend >= 256 rows and fill the SMs (132 on the H200).
+// The warpgroup kernel (64 rows a CTA): head_dim-128 caches, 16-bit with Q of their type or fp8, and
+// several tokens; the plan takes it for 16-bit caches where its CTAs attend >= 256 rows and fill the
+// SMs (132 on the H200); fp8's is forced only.
 TEST(DecodePlan, GroupRowsRule) {
   using cotile::attention::detail::can_group_rows;
+  using cotile::attention::detail::group_rows_by_plan;
   using cotile::attention::detail::group_rows_pay;
   EXPECT_TRUE(can_group_rows(2, 128, 2, true));
-  EXPECT_FALSE(can_group_rows(1, 128, 2, true));       // one token: the one-token kernels
-  EXPECT_FALSE(can_group_rows(4, 64, 2, true));        // head_dim 64: not built
-  EXPECT_FALSE(can_group_rows(4, 128, 1, true));       // fp8: not built
-  EXPECT_FALSE(can_group_rows(4, 128, 2, false));      // Q of another type: wgmma reads Q as loaded
+  EXPECT_FALSE(can_group_rows(1, 128, 2, true));   // one token: the one-token kernels
+  EXPECT_FALSE(can_group_rows(4, 64, 2, true));    // head_dim 64: not built
+  EXPECT_FALSE(can_group_rows(4, 128, 2, false));  // Q of another type: wgmma reads Q as loaded
+  EXPECT_TRUE(can_group_rows(4, 128, 1, false));   // fp8: Q of any type, converted once
+  EXPECT_FALSE(can_group_rows(1, 128, 1, false));
+  EXPECT_TRUE(group_rows_by_plan(2));
+  EXPECT_FALSE(group_rows_by_plan(1));                 // fp8: forced only (not yet timed)
   EXPECT_TRUE(group_rows_pay(16384, 16, 256, 132));    // 405B TP8 q_len 4 B=16 N=16K: 1 024 rows, 256 CTAs
   EXPECT_TRUE(group_rows_pay(4096, 16, 132, 132));     // 256 rows, a CTA on each SM
   EXPECT_FALSE(group_rows_pay(4080, 16, 132, 132));    // 255 rows

@@ -100,6 +100,30 @@ void decode_test::token_cases(bool quick) {
       r.m_tiles_per_cta = 4;
       run_case(r);
     }
+    // fp8 caches (each tile converted to f16 for wgmma, Q of any type converted once): both fp8 types, Q
+    // of each kind (bf16, f16, e4m3), a CTA's last blocks empty (35 rows), sequences shorter than the
+    // tokens, every cache kind, the append, remap, window, soft-cap, per-head scales, and each merge.
+    rows.clear();
+    c = Case{3, 2000, 7, 128, 2, Cache::kPaged, 16, false, true, COTILE_BF16, COTILE_E4M3, COTILE_BF16};
+    c.q_len = 5, c.splits = 8, c.window = 300, c.softcap = 30.0f, c.per_head_scale = true;  // spread
+    rows.push_back(c);
+    c = Case{3, 3, 16, 128, 1, Cache::kPaged, 64, false, false, COTILE_F16, COTILE_E5M2, COTILE_F16};
+    c.q_len = 8;  // 3 rows for 8 tokens
+    rows.push_back(c);
+    c = Case{64, 1500, 8, 128, 8, Cache::kBNHD, 0, true, false, COTILE_E4M3, COTILE_E4M3, COTILE_F16};
+    c.q_len = 4, c.splits = 12;  // several waves: the last CTA merges
+    rows.push_back(c);
+    c = Case{16, 2048, 5, 128, 8, Cache::kBHND, 0, false, true, COTILE_BF16, COTILE_E4M3, COTILE_BF16};
+    c.q_len = 4, c.splits = 2;  // 2-CTA clusters
+    rows.push_back(c);
+    c = Case{1, 30000, 16, 128, 1, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_E5M2, COTILE_BF16};
+    c.q_len = 4, c.splits = 24;  // 64 rows spread over 24 splits
+    rows.push_back(c);
+    for (Case& r : rows) {
+      if (quick) r.N = std::min(r.N, 2000);
+      r.m_tiles_per_cta = 4;
+      run_case(r);
+    }
     // The plan's choice (plan.hpp, group_rows_pay): 64 rows a head (G 16 x 4 tokens), B = 16 N = 16K: CTAs
     // of 1 024 rows, 256 of them; B = 1 N = 1K: 16 CTAs of 64 rows, one m-tile a CTA instead.
     Case chosen_rows{16, 16384, 16, 128, 1, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
@@ -108,6 +132,9 @@ void decode_test::token_cases(bool quick) {
     Case short_rows{1, 1024, 16, 128, 1, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
     short_rows.q_len = 4, short_rows.expect_m_tiles = 1;
     run_case(short_rows);
+    Case fp8_rows = chosen_rows;  // the same shape over an fp8 cache: not by the plan's choice (not yet timed)
+    fp8_rows.kv_type = COTILE_E4M3, fp8_rows.expect_m_tiles = 1;
+    if (!quick) run_case(fp8_rows);
   }
   // Pairs of KV heads with several query tokens (each token's 2G rows: the pair's first head's G,
   // then its second's), forced: 16 rows (G 1 x 8 tokens, G 2 x 4), pages of 16 and 64 rows, heads
