@@ -135,10 +135,11 @@ def make_inputs(case, copies):
 def m_tiles_for(case):
     """The m_tiles_per_cta a plan of the case is given: --m-tiles-per-cta, where the case can take it
     (two: several tokens, a 16-bit cache of head_dim <= 128, plan.hpp, can_two_m_tiles; four, the
-    warpgroup kernel: head_dim 128 and Q of the cache's type, bf16 here, can_group_rows), else 0."""
+    warpgroup kernel: head_dim 128 and a cache of Q's type, bf16 here, or an fp8 cache, can_group_rows),
+    else 0."""
     if M_TILES == 2 and not (Q_LEN > 1 and case.kv == "bf16" and case.D <= 128):
         return 0
-    if M_TILES == 4 and not (Q_LEN > 1 and case.kv == "bf16" and case.D == 128):
+    if M_TILES == 4 and not (Q_LEN > 1 and case.D == 128):
         return 0
     return M_TILES
 

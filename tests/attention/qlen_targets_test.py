@@ -74,6 +74,21 @@ class QlenTargets(unittest.TestCase):
             "  (a) and (b) 2 of 2 within both",
         ])
 
+    def test_fp8_four_forced_against_the_plan(self):
+        # fp8 cases run with four m-tiles only when forced: four's time over the plan's (one), per mode.
+        fp8 = dict(kv="fp8-e4m3")
+        plan = [tiles(row(4, (12.0, 12.0, 12.0)), 1), tiles(row(4, (20.0, 20.0, 20.0), **fp8), 1),
+                tiles(row(4, (40.0, 40.0, 40.0), OTHER, label="X", **fp8), 1)]
+        one = [tiles(r, 1) for r in plan]
+        two = [tiles(row(4, (11.0, 11.0, 11.0)), 2), tiles(row(4, (20.0, 20.0, 20.0), **fp8), 1),
+               tiles(row(4, (40.0, 40.0, 40.0), OTHER, label="X", **fp8), 1)]
+        four = [tiles(row(4, (10.0, 10.0, 10.0)), 4), tiles(row(4, (15.0, 25.0, 15.0), **fp8), 4),
+                tiles(row(4, (30.0, 30.0, 30.0), OTHER, label="X", **fp8), 4)]
+        self.assertEqual(Q.m_tile_report(plan, one, two, four)[-1],
+                         "  fp8 caches, four forced over the plan's choice: (a) faster on 2 of 2, geomean 0.750x; "
+                         "(b) faster on 1 of 2, geomean 0.968x")
+        self.assertNotIn("fp8", Q.m_tile_report(plan, one, two, one)[-1])  # none ran with four: no line
+
     def test_met_and_not_met_named(self):
         one = [row(1, (10.0, 10.0, 10.0)), row(1, (40.0, 40.0, 40.0), OTHER, label="Llama-3.1-405B TP8"),
                row(1, (2.0, 2.0, 2.0), SMALL), row(1, (9.0, 9.0, 9.0), kernel="read")]
