@@ -50,7 +50,7 @@ typedef struct {
                               against each K/V tile it streams; 2 needs q_len > 1, head_dim 64 or 128 and a 16-bit
                               cache (plan.hpp, two_m_tiles); 4, the warpgroup kernel (wgmma), q_len > 1, head_dim
                               128, and a 16-bit cache with q_type = kv_type or an fp8 cache (plan.hpp,
-                              can_group_rows; fp8: forced only) */
+                              can_group_rows, group_rows_by_plan) */
 } cotile_decode_shape_t;
 
 typedef struct {

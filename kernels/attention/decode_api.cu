@@ -332,11 +332,11 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
   PlannedLaunch launch;
   cotile_status st = COTILE_OK;
   bool chosen = false;
-  if (s.m_tiles_per_cta == 4 ||
-      (s.m_tiles_per_cta == 0 && per_cta == 1 && can_group && group_rows_by_plan(dtype_bytes(s.kv_type)))) {
+  if (s.m_tiles_per_cta == 4 || (s.m_tiles_per_cta == 0 && per_cta == 1 && can_group &&
+                                 group_rows_by_plan(dtype_bytes(s.kv_type), group * q_len_of(s)))) {
     if ((st = launch_for(4, launch)) != COTILE_OK) return st;
     chosen = s.m_tiles_per_cta == 4 || launch.heads.m_blocks != 4 ||
-             group_rows_pay(s.max_kv_len, launch.choice.splits, launch.grid(s.batch), sms);
+             group_rows_pay(s.max_kv_len, launch.choice.splits, launch.grid(s.batch), sms, dtype_bytes(s.kv_type));
   }
   if (!chosen) {
     const bool can_two = can_two_m_tiles(q_len_of(s), s.head_dim, dtype_bytes(s.kv_type));

@@ -200,23 +200,39 @@ inline bool two_m_tiles_odd(int64_t one_tile_grid, int64_t slots) { return one_t
 // The warpgroup kernel (decode_rows.cuh: 64 query rows a CTA, computed together against each
 // 64-row K/V tile by wgmma): several query tokens, head_dim 128, one KV head a CTA; a 16-bit cache
 // with Q in its type (Q goes to wgmma as loaded), or an fp8 cache (each tile converted to f16, and Q
-// of any type once). The plan takes it by itself for 16-bit caches (group_rows_by_plan): the fp8
-// kernel is forced only until the sweep has timed it. Whether to (group_rows_pay): where a KV head
-// has more than one m-tile of rows, its CTAs each attend at least kGroupMinRows rows at the split
-// count the plan chooses for it, and its grid puts a CTA on every SM. Its CTAs are a quarter of one
-// m-tile a CTA's (and its splits cut 64-row tiles), so short rows and grids of fewer CTAs than SMs
-// leave it with less in flight than the per-warp kernel. Measured (sweep.py --q-len 2 and 4
-// --m-tiles-per-cta 1, 2, 4, the 81 bf16 head_dim-128 cases of two m-tiles and more, H200,
-// 2026-12-04): the rule puts 79 within 5% of the best of the three in both (a) and (b), against
-// 56 for the warpgroup kernel always and 29 for the per-warp rule (two_m_tiles); 192-256 rows and
-// grids of 132-256 CTAs give the same 79.
-inline constexpr int64_t kGroupMinRows = 256;
+// of any type once). Whether to (group_rows_by_plan, group_rows_pay): where a KV head has more than
+// one m-tile of rows, its CTAs each attend at least kGroupMinRows rows at the split count the plan
+// chooses for it, and its grid puts a CTA on at least half the SMs. Its CTAs are a quarter of one
+// m-tile a CTA's, so grids of few CTAs leave it with less in flight than the per-warp kernel.
+// Measured (qlen_sweep.sh --forced: q_len 2 and 4, 1, 2 and 4 m-tiles a CTA forced, the 87 bf16
+// head_dim-128 cases of more than one m-tile, H200, 2026-12-05; the blocks' spread merge in one
+// pass): the rule puts 79 (isolated) and 74 (in sequence) within 5% of the best of the three, 69 in
+// both, against 69 / 73 / 60 for the rule before the one-pass merge (CTAs of >= 256 rows on every
+// SM: short split CTAs then lost up to 1.44x; now B = 8 takes x0.73-0.91 (a)) and 76 / 74 / 67
+// for a CTA on every SM. What it misses, it misses by <= 1.17x: B = 1 N = 1K (16-64 CTAs), where
+// (a) prefers it by 1.10-1.13x and (b) not; paged B = 1 N = 64K at 32 rows a head, 1.10-1.17x in
+// (b) (an A/B against the rule before: Llama-3-70B TP8's x0.85-0.95, the cases it moved x1.13-1.48).
+// fp8 caches: the kernel converts each tile once for its 64 rows, where the per-warp kernel's CTAs
+// of a head each stream and convert it; but the conversion paces the warpgroup (~2.1 TB/s at 256
+// MiB, against ~3.7 TB/s of the per-warp kernel at one token), so it pays only where a head's rows
+// are more than two m-tiles (kGroupMinRowsFp8Tokens) and its CTAs long (kGroupMinRowsFp8). Measured
+// (the same run, the 87 fp8 cases of G x q_len > 16): at 48 and 64 rows x0.67-0.93 where the CTAs
+// attend >= 1 024 rows, x1.00-1.61 elsewhere, and x1.15-1.45 at 32 rows. The rule puts 86 (a) and
+// 83 (b) within 5% of the best forced choice, against 77 / 74 for one m-tile a CTA always and
+// 15 / 13 for the warpgroup kernel always (512 rows: 85 / 81; no floor on a head's rows: 46 / 45).
+inline constexpr int64_t kGroupMinRows = 64;  // a tile
+inline constexpr int64_t kGroupMinRowsFp8 = 1024;
+inline constexpr int64_t kGroupMinRowsFp8Tokens = 2 * kRows;
 inline bool can_group_rows(int64_t q_len, int64_t head_dim, int64_t kv_bytes, bool q_is_kv_type) {
   return q_len > 1 && head_dim == 128 && (kv_bytes == 1 || q_is_kv_type);
 }
-inline bool group_rows_by_plan(int64_t kv_bytes) { return kv_bytes == 2; }
-inline bool group_rows_pay(int64_t max_rows, int64_t splits, int64_t grid, int64_t sms) {
-  return (max_rows + splits - 1) / splits >= kGroupMinRows && grid >= sms;
+// head_rows: a KV head's query rows, G x q_len.
+inline bool group_rows_by_plan(int64_t kv_bytes, int64_t head_rows) {
+  return kv_bytes == 2 || head_rows > kGroupMinRowsFp8Tokens;
+}
+inline bool group_rows_pay(int64_t max_rows, int64_t splits, int64_t grid, int64_t sms, int64_t kv_bytes = 2) {
+  const int64_t min_rows = kv_bytes == 1 ? kGroupMinRowsFp8 : kGroupMinRows;
+  return (max_rows + splits - 1) / splits >= min_rows && 2 * grid >= sms;
 }
 
 // Whether the first wave's CTAs prefetch their first K/V tiles into L2 before the dependency wait

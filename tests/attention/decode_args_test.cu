@@ -439,8 +439,8 @@ TEST(DecodePlan, TwoMTilesRule) {
 }
 
 // The warpgroup kernel (64 rows a CTA): head_dim-128 caches, 16-bit with Q of their type or fp8, and
-// several tokens; the plan takes it for 16-bit caches where its CTAs attend >= 256 rows and fill the
-// SMs (132 on the H200); fp8's is forced only.
+// several tokens; the plan takes it where its CTAs are on half the SMs (132 on the H200) or more and
+// attend a tile (16-bit caches), or >= 1 024 rows of more than 32 query rows a KV head (fp8).
 TEST(DecodePlan, GroupRowsRule) {
   using cotile::attention::detail::can_group_rows;
   using cotile::attention::detail::group_rows_by_plan;
@@ -451,13 +451,20 @@ TEST(DecodePlan, GroupRowsRule) {
   EXPECT_FALSE(can_group_rows(4, 128, 2, false));  // Q of another type: wgmma reads Q as loaded
   EXPECT_TRUE(can_group_rows(4, 128, 1, false));   // fp8: Q of any type, converted once
   EXPECT_FALSE(can_group_rows(1, 128, 1, false));
-  EXPECT_TRUE(group_rows_by_plan(2));
-  EXPECT_FALSE(group_rows_by_plan(1));                 // fp8: forced only (not yet timed)
-  EXPECT_TRUE(group_rows_pay(16384, 16, 256, 132));    // 405B TP8 q_len 4 B=16 N=16K: 1 024 rows, 256 CTAs
-  EXPECT_TRUE(group_rows_pay(4096, 16, 132, 132));     // 256 rows, a CTA on each SM
-  EXPECT_FALSE(group_rows_pay(4080, 16, 132, 132));    // 255 rows
-  EXPECT_FALSE(group_rows_pay(65536, 128, 128, 132));  // B=1 Hkv=1 N=64K: 128 CTAs on 132 SMs
-  EXPECT_FALSE(group_rows_pay(1024, 16, 256, 132));    // B=1 N=1K: 64 rows a CTA
+  EXPECT_TRUE(group_rows_by_plan(2, 20));
+  EXPECT_TRUE(group_rows_by_plan(1, 48));   // fp8: more than two m-tiles of rows a KV head
+  EXPECT_FALSE(group_rows_by_plan(1, 32));  // G 8 x 4 tokens: two per-warp CTAs a head
+  EXPECT_FALSE(group_rows_by_plan(1, 16));
+  EXPECT_TRUE(group_rows_pay(16384, 16, 256, 132));   // 405B TP8 q_len 4 B=16 N=16K: 1 024 rows, 256 CTAs
+  EXPECT_TRUE(group_rows_pay(4096, 32, 256, 132));    // B=8 N=4K: 128 rows a CTA
+  EXPECT_TRUE(group_rows_pay(65536, 128, 66, 132));   // half the SMs
+  EXPECT_FALSE(group_rows_pay(65536, 128, 65, 132));  // fewer
+  EXPECT_FALSE(group_rows_pay(1024, 16, 64, 132));    // Qwen2.5-7B q_len 4 B=1 N=1K: 64 CTAs
+  EXPECT_FALSE(group_rows_pay(1024, 32, 256, 132));   // 32 rows a CTA: half a tile
+  // fp8 caches: CTAs of >= 1 024 rows
+  EXPECT_TRUE(group_rows_pay(16384, 16, 256, 132, 1));    // 405B TP8 q_len 4 B=16 N=16K: 1 024 rows
+  EXPECT_FALSE(group_rows_pay(65536, 128, 256, 132, 1));  // StarCoder2-3B B=1 N=64K: 512 rows
+  EXPECT_FALSE(group_rows_pay(8192, 1, 64, 132, 1));      // 64 CTAs on 132 SMs
 }
 
 // The stagger of the first wave's later slots: grids of several waves only, ~3 us in cycles of

@@ -201,8 +201,8 @@ bool decode_test::run_case(const Case& c) {
   }
   {  // the m-tiles (16 query rows) a CTA: one, or two where forced or chosen (several tokens, a 16-bit cache,
      // head_dim <= 128, two m-tiles or more), or the warpgroup kernel's four where it can run (head_dim
-     // 128, a 16-bit cache with Q of its type, or an fp8 cache: forced only); the grid holds
-     // ceil(m_tiles / m_tiles_per_cta) CTAs a split
+     // 128, a 16-bit cache with Q of its type, or an fp8 cache, which the plan takes only for more than 32
+     // rows a KV head: plan.hpp, group_rows_by_plan); the grid holds ceil(m_tiles / m_tiles_per_cta) CTAs a split
     const int m_tiles = (c.G * c.q_len + 15) / 16, per_cta = plan.m_tiles_per_cta;
     const bool fp8 = c.kv_type == COTILE_E4M3 || c.kv_type == COTILE_E5M2;
     const bool can_two = c.q_len > 1 && c.D <= 128 && !fp8 && m_tiles > 1;
@@ -210,8 +210,9 @@ bool decode_test::run_case(const Case& c) {
     const int forced = c.m_tiles_per_cta == 2 ? (can_two ? 2 : 1) : c.m_tiles_per_cta == 4 ? (can_group ? 4 : 1) : 1;
     const long long ctas = (long long)c.B * (c.Hkv / plan.kv_heads_per_cta) * ((m_tiles + per_cta - 1) / per_cta);
     if (plan.m_tiles != m_tiles || (per_cta != 1 && !(per_cta == 2 && can_two) && !(per_cta == 4 && can_group)) ||
-        (per_cta == 4 && fp8 && c.m_tiles_per_cta != 4) || (c.m_tiles_per_cta && per_cta != forced) ||
-        (c.expect_m_tiles && per_cta != c.expect_m_tiles) || plan.grid != ctas * plan.splits) {
+        (per_cta == 4 && fp8 && !c.m_tiles_per_cta && c.G * c.q_len <= 32) ||
+        (c.m_tiles_per_cta && per_cta != forced) || (c.expect_m_tiles && per_cta != c.expect_m_tiles) ||
+        plan.grid != ctas * plan.splits) {
       std::printf(
           "FAIL %s: plan.m_tiles = %d, m_tiles_per_cta = %d, grid = %d; expected %d m-tiles, %lld CTAs a split\n",
           c.name().c_str(), plan.m_tiles, per_cta, plan.grid, m_tiles, ctas);

@@ -125,16 +125,28 @@ void decode_test::token_cases(bool quick) {
       run_case(r);
     }
     // The plan's choice (plan.hpp, group_rows_pay): 64 rows a head (G 16 x 4 tokens), B = 16 N = 16K: CTAs
-    // of 1 024 rows, 256 of them; B = 1 N = 1K: 16 CTAs of 64 rows, one m-tile a CTA instead.
+    // of 1 024 rows, 256 of them; B = 8 N = 4K: 256 CTAs of 128 rows, each merged with 31 other splits;
+    // B = 1 N = 1K: 16 CTAs of 64 rows, one m-tile a CTA instead.
     Case chosen_rows{16, 16384, 16, 128, 1, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
     chosen_rows.q_len = 4, chosen_rows.expect_m_tiles = 4;
     if (!quick) run_case(chosen_rows);
+    Case split_rows{8, 4096, 16, 128, 1, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
+    split_rows.q_len = 4, split_rows.expect_m_tiles = 4;
+    if (!quick) run_case(split_rows);
     Case short_rows{1, 1024, 16, 128, 1, Cache::kBHND, 0, false, false, COTILE_BF16, COTILE_BF16, COTILE_BF16};
     short_rows.q_len = 4, short_rows.expect_m_tiles = 1;
     run_case(short_rows);
-    Case fp8_rows = chosen_rows;  // the same shape over an fp8 cache: not by the plan's choice (not yet timed)
-    fp8_rows.kv_type = COTILE_E4M3, fp8_rows.expect_m_tiles = 1;
+    // Over an fp8 cache (group_rows_by_plan): the same 64 rows a head and 1 024 a CTA take it; B = 1 N = 1K
+    // does not; 32 rows a head (G 8 x 4 tokens) never do.
+    Case fp8_rows = chosen_rows;
+    fp8_rows.kv_type = COTILE_E4M3, fp8_rows.expect_m_tiles = 4;
     if (!quick) run_case(fp8_rows);
+    Case fp8_short = short_rows;
+    fp8_short.kv_type = COTILE_E4M3, fp8_short.expect_m_tiles = 1;
+    if (!quick) run_case(fp8_short);
+    Case fp8_two_tiles = chosen_rows;
+    fp8_two_tiles.kv_type = COTILE_E4M3, fp8_two_tiles.G = 8, fp8_two_tiles.expect_m_tiles = 1;
+    if (!quick) run_case(fp8_two_tiles);
   }
   // Pairs of KV heads with several query tokens (each token's 2G rows: the pair's first head's G,
   // then its second's), forced: 16 rows (G 1 x 8 tokens, G 2 x 4), pages of 16 and 64 rows, heads
