@@ -219,7 +219,7 @@ inline bool two_m_tiles_odd(int64_t one_tile_grid, int64_t slots) { return one_t
 // (the same run, the 87 fp8 cases of G x q_len > 16): at 48 and 64 rows x0.67-0.93 where the CTAs
 // attend >= 1 024 rows, x1.00-1.61 elsewhere, and x1.15-1.45 at 32 rows. The rule puts 86 (a) and
 // 83 (b) within 5% of the best forced choice, against 77 / 74 for one m-tile a CTA always and
-// 15 / 13 for the warpgroup kernel always (512 rows: 85 / 81; no floor on a head's rows: 46 / 45).
+// 15 / 13 for the warpgroup kernel always (256-512 rows: 85 / 81; no floor on a head's rows: 46 / 45).
 inline constexpr int64_t kGroupMinRows = 64;  // a tile
 inline constexpr int64_t kGroupMinRowsFp8 = 1024;
 inline constexpr int64_t kGroupMinRowsFp8Tokens = 2 * kRows;
