@@ -117,7 +117,7 @@ def m_tile_report(plan_rows, one_rows, two_rows, four_rows=None):
     lines = [f"q_len {q}: the plan's m-tiles a CTA within {ORACLE_SLACK:.2f}x of {choices} forced, "
              f"on the cases that can take {can}:"]
     within_modes, judged_keys = {}, set()
-    fp8 = {}  # mode -> [within, judged] on fp8 caches
+    fp8 = {}  # mode -> (within, judged) on fp8 caches
     for mode in "ab":
         judged = []
         for key, r in plan.items():
@@ -132,15 +132,14 @@ def m_tile_report(plan_rows, one_rows, two_rows, four_rows=None):
                 judged_keys.add(key)
                 if c <= ORACLE_SLACK:
                     within_modes.setdefault(key, set()).add(mode)
-                if "fp8" in str(r.get("kv")):
-                    counts = fp8.setdefault(mode, [0, 0])
-                    counts[0] += c <= ORACLE_SLACK
-                    counts[1] += 1
         if not judged:
             lines.append(f"  not judged ({mode}): no case took {can} m-tiles forced")
             continue
         judged.sort(key=lambda x: -x[0])
         within = sum(c <= ORACLE_SLACK for c, _ in judged)
+        on_fp8 = [c for c, r in judged if "fp8" in str(r.get("kv"))]
+        if on_fp8:
+            fp8[mode] = (sum(c <= ORACLE_SLACK for c in on_fp8), len(on_fp8))
         worst = "; ".join(f"{T.case_name(r)} {c:.2f}x (plan: {int(float(r.get('m_tiles_per_cta') or 1))})"
                           for c, r in judged[:T.MAX_NAMED] if c > ORACLE_SLACK)
         lines.append(f"  ({mode}) {within} of {len(judged)} within" + (f"; worst: {worst}" if worst else ""))

@@ -215,20 +215,20 @@ inline bool two_m_tiles_odd(int64_t one_tile_grid, int64_t slots) { return one_t
 // fp8 caches: the kernel converts each tile once for its 64 rows, where the per-warp kernel's CTAs
 // of a head each stream and convert it; but the conversion paces the warpgroup (~2.1 TB/s at 256
 // MiB, against ~3.7 TB/s of the per-warp kernel at one token), so it pays only where a head's rows
-// are more than two m-tiles (kGroupMinRowsFp8Tokens) and its CTAs long (kGroupMinRowsFp8). Measured
+// are more than two m-tiles (kGroupHeadRowsFp8) and its CTAs long (kGroupMinRowsFp8). Measured
 // (the same run, the 87 fp8 cases of G x q_len > 16): at 48 and 64 rows x0.67-0.93 where the CTAs
 // attend >= 1 024 rows, x1.00-1.61 elsewhere, and x1.15-1.45 at 32 rows. The rule puts 86 (a) and
 // 83 (b) within 5% of the best forced choice, against 77 / 74 for one m-tile a CTA always and
 // 15 / 13 for the warpgroup kernel always (256-512 rows: 85 / 81; no floor on a head's rows: 46 / 45).
 inline constexpr int64_t kGroupMinRows = 64;  // a tile
 inline constexpr int64_t kGroupMinRowsFp8 = 1024;
-inline constexpr int64_t kGroupMinRowsFp8Tokens = 2 * kRows;
+inline constexpr int64_t kGroupHeadRowsFp8 = 2 * kRows;  // fp8: a KV head's query rows above this
 inline bool can_group_rows(int64_t q_len, int64_t head_dim, int64_t kv_bytes, bool q_is_kv_type) {
   return q_len > 1 && head_dim == 128 && (kv_bytes == 1 || q_is_kv_type);
 }
 // head_rows: a KV head's query rows, G x q_len.
 inline bool group_rows_by_plan(int64_t kv_bytes, int64_t head_rows) {
-  return kv_bytes == 2 || head_rows > kGroupMinRowsFp8Tokens;
+  return kv_bytes == 2 || head_rows > kGroupHeadRowsFp8;
 }
 inline bool group_rows_pay(int64_t max_rows, int64_t splits, int64_t grid, int64_t sms, int64_t kv_bytes = 2) {
   const int64_t min_rows = kv_bytes == 1 ? kGroupMinRowsFp8 : kGroupMinRows;
