@@ -540,12 +540,16 @@ struct DecodeCta {
   static constexpr int kGroupRows = 64;                       // a tile's K/V rows, and the CTA's query rows (wgmma's M)
   static constexpr int kGroupTileBytes = kGroupRows * 2 * D;  // a 16-bit K or V tile
   static constexpr int kGroupChunks = kR / 16,
-                       kGroupRowStep = kThreads / kGroupChunks;  // copies: a row's, a pass's rows
+                       kGroupRowStep = kThreads / kGroupChunks,  // copies: a row's, a pass's rows
+      kGroupCopies = kGroupRows / kGroupRowStep;                 // a thread's rows of a tile
+  // Paged caches: the page-table entry of each of this thread's rows of the next tile to issue
+  using GroupPages = int32_t[kGroupCopies];
   __device__ uint8_t* group_stage(int s) const { return after_q() + s * 2 * kGroupRows * kR; }
   // fp8 caches: the converted K and V tiles, after the stages (Config::kConvBytes; Q as loaded first)
   __device__ uint8_t* converted_tile() const { return group_stage(kStages); }
   __device__ void start_q_rows() const;
-  __device__ void issue_group_tile(int n0, int s) const;
+  __device__ void load_group_pages(int n0, GroupPages& pages) const;
+  __device__ void issue_group_tile(int n0, int s, const GroupPages& pages) const;
   __device__ void convert_q_rows() const;
   __device__ void convert_group_tile(int s) const;
   __device__ void run_rows();

@@ -105,14 +105,30 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::start_q_rows() c
   arch::cp_async_commit();
 }
 
+// Paged caches: the page-table entries of this thread's rows of the tile at n0 (issue_group_tile's
+// rows; 0 past hi, not read), loaded one tile before issue_group_tile uses them, so that its copies
+// do not wait for a load (as the per-warp kernel's TilePages).
+template <int D, int KvType, bool Pairs, bool Tokens, int MB>
+__device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::load_group_pages(int n0,
+                                                                                          GroupPages& pages) const {
+  const int r0 = tid / kGroupChunks;
+#pragma unroll
+  for (int x = 0; x < kGroupCopies; ++x) {
+    const int n = n0 + r0 + kGroupRowStep * x;
+    pages[x] = n < hi ? rows.pages[n >> rows.log2_page] : 0;
+  }
+}
+
 // The copies of the K/V tile of rows n0 .. n0 + 63 into stage s: thread tid copies chunk
 // tid % kGroupChunks of rows tid / kGroupChunks + kGroupRowStep x (16-bit rows: 16 chunks, 8 rows a
 // pass; fp8: 8 and 16); rows past hi are zero-filled without being read. A contiguous tile of
-// cache rows only takes one row address a thread. No L2 policy on these copies: with one (and the
-// stage's base in a uniform register), ptxas 13.0 emitted cp.async instructions that read uniform
-// registers it never wrote, an illegal instruction on the H200.
+// cache rows only takes one row address a thread; a paged one takes its rows' pages from `pages`
+// (load_group_pages of n0). No L2 policy on these copies: with one (and the stage's base in a
+// uniform register), ptxas 13.0 emitted cp.async instructions that read uniform registers it never
+// wrote, an illegal instruction on the H200.
 template <int D, int KvType, bool Pairs, bool Tokens, int MB>
-inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::issue_group_tile(int n0, int s) const {
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::issue_group_tile(int n0, int s,
+                                                                                 const GroupPages& pages) const {
   constexpr auto tile = group_tile<kGroupRows>();  // fp8 rows (128 bytes): its first column half
   uint8_t* sk = group_stage(s);
   uint8_t* sv = sk + kGroupRows * kR;
@@ -124,7 +140,7 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::issue_group_tile
   if (!rows.pages && !appended_here && n0 + kGroupRows <= hi) {  // CTA-uniform
     const RowAddress a = rows.cache<false>(n0 + r0);
 #pragma unroll
-    for (int x = 0; x < kGroupRows / kGroupRowStep; ++x) {
+    for (int x = 0; x < kGroupCopies; ++x) {
       const int at = int(tile(r0 + kGroupRowStep * x, 16 * j));
       copy(sk + at, a.k + int64_t(kGroupRowStep * x) * rows.k_sn + 16 * j, true);
       copy(sv + at, a.v + int64_t(kGroupRowStep * x) * rows.v_sn + 16 * j, true);
@@ -132,11 +148,10 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::issue_group_tile
     return;
   }
 #pragma unroll
-  for (int x = 0; x < kGroupRows / kGroupRowStep; ++x) {
+  for (int x = 0; x < kGroupCopies; ++x) {
     const int n = n0 + r0 + kGroupRowStep * x, at = int(tile(r0 + kGroupRowStep * x, 16 * j));
-    const bool valid = n < hi;
-    const RowAddress a =
-        rows.pages ? rows.attended<true, Tokens>(valid ? n : lo) : rows.attended<false, Tokens>(valid ? n : lo);
+    const bool valid = n < hi, in_cache = rows.pages && !rows.is_appended<Tokens>(n);
+    const RowAddress a = in_cache ? rows.in_page(pages[x], n) : rows.attended<false, Tokens>(valid ? n : lo);
     copy(sk + at, a.k + 16 * j, valid);
     copy(sv + at, a.v + 16 * j, valid);
   }
@@ -172,7 +187,7 @@ __device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::convert
 #pragma unroll
   for (int kv = 0; kv < 2; ++kv)  // K, then V
 #pragma unroll
-    for (int x = 0; x < kGroupRows / kGroupRowStep; ++x) {
+    for (int x = 0; x < kGroupCopies; ++x) {
       const int r = r0 + kGroupRowStep * x;
       const uint4 w = *reinterpret_cast<const uint4*>(raw + kv * kGroupRows * kR + int(tile(r, 16 * j)));
       uint32_t f[8];
@@ -190,9 +205,14 @@ template <int D, int KvType, bool Pairs, bool Tokens, int MB>
 inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::run_rows() {
   using Mma = GroupMma<C::kBf16>;
   const int tiles = hi > lo ? (hi - lo + kGroupRows - 1) / kGroupRows : 0;
+  GroupPages pages = {};
+  if (rows.pages) load_group_pages(lo, pages);
 #pragma unroll 1
   for (int t = 0; t < kStages - 1; ++t) {
-    if (t < tiles) issue_group_tile(lo + kGroupRows * t, t);
+    if (t < tiles) {
+      issue_group_tile(lo + kGroupRows * t, t, pages);
+      if (rows.pages) load_group_pages(lo + kGroupRows * (t + 1), pages);
+    }
     arch::cp_async_commit();
   }
   if constexpr (C::kConverts) {  // Q (the oldest group) into the Q tile
@@ -228,8 +248,10 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::run_rows() {
     arch::cp_async_wait<kStages - 2>();
     if constexpr (!C::kConverts) arch::fence_proxy_async_shared();
     __syncthreads();
-    if (t + kStages - 1 < tiles)
-      issue_group_tile(lo + kGroupRows * (t + kStages - 1), stage == 0 ? kStages - 1 : stage - 1);
+    if (t + kStages - 1 < tiles) {
+      issue_group_tile(lo + kGroupRows * (t + kStages - 1), stage == 0 ? kStages - 1 : stage - 1, pages);
+      if (rows.pages) load_group_pages(lo + kGroupRows * (t + kStages), pages);
+    }
     arch::cp_async_commit();
     const uint8_t* sk = group_stage(stage);
     if constexpr (C::kConverts) {  // (the raw stage's chunks were this thread's: the barrier above freed the tile)
