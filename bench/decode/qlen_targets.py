@@ -9,7 +9,11 @@ most 1.15x its time with one token (the bytes read are the same), under (a), (b)
 Prints, per mode: the cases compared, how many are within the bound, the geomean cost and the
 worst cases (named); then the same by cache kind (16-bit, fp8) and by a KV head's query rows
 (G x q_len, in m-tiles of 16), so that what the misses share shows; exit 1 when a CSV is not what it
-should be (no cotile rows, or its q_len).
+should be (no cotile rows, or its q_len). Where the q_len run timed PyTorch too (sweep.py without
+--no-torch: SDPA with a lower-right causal bias, FlexAttention with its mask), the other half of the
+target: on every 16-bit case, cotile at least as fast as every PyTorch backend that ran it (the
+fastest of them; paged caches against their case's contiguous PyTorch, as sweep_targets.py judges
+issue 24's), under (a) and (b).
 
 The plan's choice of m-tiles a CTA (plan.hpp, two_m_tiles, group_rows_pay) against the best forced
 choice, from runs of the same q_len (the plan's, and --m-tiles-per-cta 1 and 2, and 4 if given):
@@ -96,6 +100,38 @@ def report(one_rows, many_rows):
         lines.append(f"  {kind} caches, {m} m-tile{'s' if m > 1 else ''} a KV head: " + "; ".join(
             f"({mode}) {sum(c <= MAX_COST for c in per[mode])} of {len(per[mode])}, geomean {geomean(per[mode]):.3f}x"
             for mode in MODES if mode in per))
+    return lines + peer_report(many_rows, many_q)
+
+
+def peer_report(many_rows, q_len):
+    """The verdict lines of cotile against the fastest PyTorch backend that ran each 16-bit case of a
+    q_len run (none when the run timed no PyTorch kernel)."""
+    idx = T.Index(many_rows)
+    if not any(kern in T.TORCH_KERNELS and T.ok(r) for (_, kern), r in idx.by.items()):
+        return []
+    lines = [f"q_len {q_len} against PyTorch: cotile at least as fast as every backend that ran the case "
+             "(16-bit caches; (a) isolated, (b) in sequence):"]
+    for mode in "ab":
+        judged = []
+        for r in idx.cotile_rows():
+            if not T.ok(r) or str(r.get("kv")) not in T.SIXTEEN:
+                continue
+            best, kern = idx.best_torch(r, mode)
+            x = T.ratio(best, T.num(r, f"{mode}_us"))
+            if x is not None:
+                judged.append((x, r, kern, best))
+        if not judged:
+            lines.append(f"  not judged ({mode}): no 16-bit case with a PyTorch time")
+            continue
+        judged.sort(key=lambda j: j[0])
+        within = sum(x >= 1.0 for x, *_ in judged)
+        verdict = "met" if within == len(judged) else "NOT met"
+        short = len(judged) - within
+        worst = "; ".join(f"{T.case_name(r)} x{x:.3f} ({kern} {best:.2f} us, cotile {T.num(r, f'{mode}_us'):.2f} us)"
+                          for x, r, kern, best in judged[:min(short, T.MAX_NAMED)])
+        more = f" and {short - T.MAX_NAMED} more" if short > T.MAX_NAMED else ""
+        lines.append(f"  {verdict:<10} ({mode}) {within} of {len(judged)} cases, geomean x{geomean([j[0] for j in judged]):.3f}"
+                     + (f"; short: {worst}{more}" if worst else ""))
     return lines
 
 

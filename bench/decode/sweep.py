@@ -43,8 +43,13 @@ are told the cache's layout (paged: NHD, contiguous: HND), so they may pair KV h
 table's split column); where a case can pair (fp8, D = 64, G x q_len <= 8, even Hkv) the oracle forces
 each count with one and with two heads a CTA, so that the plan's choice of pairs is judged too.
 Several query tokens (--q-len T, issue 28): q and out [B, T, Hq, D], the tokens the cache's last T
-rows, cotile and the read only (no PyTorch kernel here takes the tokens' causal offset); the CSV's
-q_len column says which, and qlen_targets.py judges a run against a one-token run;
+rows, token j attending to the rows up to N - T + j. PyTorch takes that causal offset as a
+lower-right causal bias (torch.nn.attention.bias.causal_lower_right: flash's own causal mask, the
+efficient kernel's lower-right mask, or the bias materialized for the others, each under
+sdpa_kernel, so a backend that takes none of these is n/a) and FlexAttention as a mask_mod of the
+offset (a block mask made once a shape); q is given as [B, Hq, T, D] (a transposed view). The CSV's
+q_len column says which, and qlen_targets.py judges a run against a one-token run and against the
+PyTorch rows of its own cases;
 --m-tiles-per-cta 1, 2 or 4 forces the m-tiles (16 query rows) a CTA where a case can take them (the
 m_tiles_per_cta column: what ran), and `qlen_targets.py --m-tiles` judges the plan's choice against
 the better forced one.
@@ -60,6 +65,7 @@ the targets at the end (sweep_targets.py; it also judges a stored CSV). --deadli
 stops starting new cases, so the run ends within 10 minutes even if the estimate is low.
 """
 import argparse
+import contextlib
 import csv
 import math
 import os
@@ -164,24 +170,39 @@ def sequence_rows(case, inp, cache, b):
     return pages.reshape(case.N, case.Hkv, case.D).permute(1, 0, 2)
 
 
-def rel_error(case, inp, call):
-    """Largest relative error of cotile's output over the first two sequences against fp32."""
-    call()
-    torch.cuda.synchronize()
-    worst, G = 0.0, case.G
+def reference(case, inp):
+    """{(b, j): [Hq, D]} in fp32 for token j of the first two sequences of copy 0 (what every
+    kernel's output is checked against, rel_error)."""
+    refs, G = {}, case.G
     for b in range(min(case.B, 2)):
         K = sequence_rows(case, inp, inp.ks[0], b).float() * inp.scale
         V = sequence_rows(case, inp, inp.vs[0], b).float() * inp.scale
         for j in range(Q_LEN):  # token j attends to the rows up to its own, the last Q_LEN rows' j-th
             end = case.N - Q_LEN + 1 + j
             q = (inp.qs[0][b, j] if Q_LEN > 1 else inp.qs[0][b]).float().view(case.Hkv, G, case.D)
-            out = inp.outs[0][b, j] if Q_LEN > 1 else inp.outs[0][b]
             p = (torch.einsum("hgd,hnd->hgn", q, K[:, :end]) / math.sqrt(case.D)).softmax(-1)
-            ref = torch.einsum("hgn,hnd->hgd", p, V[:, :end]).reshape(case.Hq, case.D)
-            worst = max(worst, ((out.float() - ref).norm() / ref.norm()).item())
-            del p, ref
+            refs[(b, j)] = torch.einsum("hgn,hnd->hgd", p, V[:, :end]).reshape(case.Hq, case.D)
+            del p
         del K, V
+    return refs
+
+
+def rel_error(refs, call, out):
+    """Largest relative error of a kernel's output of copy 0 against the reference (reference's
+    refs): call() runs it, out(its result) is that output as [B, T, Hq, D] ([B, Hq, D] for one
+    token): cotile's is the out= tensor it wrote, PyTorch's its result (torch_output)."""
+    o = out(call())
+    torch.cuda.synchronize()
+    worst = 0.0
+    for (b, j), ref in refs.items():
+        got = o[b, j] if Q_LEN > 1 else o[b]
+        worst = max(worst, ((got.float() - ref).norm() / ref.norm()).item())
     return worst
+
+
+def torch_output(res):
+    """A PyTorch attention's result [B, Hq, T, D] as [B, T, Hq, D] ([B, Hq, D] for one token)."""
+    return res.transpose(1, 2) if Q_LEN > 1 else res.squeeze(2)
 
 
 def oracle(case, inp, tm, plan, n_calls):
@@ -210,8 +231,18 @@ def oracle(case, inp, tm, plan, n_calls):
     return out
 
 
-def sdpa_calls(inp, q4s):
-    return [lambda i=i: F.scaled_dot_product_attention(q4s[i], inp.ks[i], inp.vs[i], enable_gqa=True)
+def torch_queries(inp):
+    """q of each copy as PyTorch attention takes it, [B, Hq, T, D] (T = 1: [B, Hq, 1, D])."""
+    return [q.transpose(1, 2) if Q_LEN > 1 else q.unsqueeze(2) for q in inp.qs]
+
+
+def sdpa_calls(case, inp, q4s):
+    """SDPA on each copy; several tokens: the lower-right causal bias (token j sees rows <= N - T + j)."""
+    mask = None
+    if Q_LEN > 1:
+        from torch.nn.attention.bias import causal_lower_right
+        mask = causal_lower_right(Q_LEN, case.N)
+    return [lambda i=i: F.scaled_dot_product_attention(q4s[i], inp.ks[i], inp.vs[i], attn_mask=mask, enable_gqa=True)
             for i in range(inp.copies)]
 
 
@@ -220,8 +251,10 @@ class Flex:
 
     def __init__(self, budget_s, log):
         self.fn, self.spent, self.budget, self.shapes = None, 0.0, budget_s, set()
+        self.block_mask = None
         try:
-            from torch.nn.attention.flex_attention import flex_attention
+            from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+            self.block_mask = create_block_mask
             import torch._dynamo
             for knob in ("recompile_limit", "cache_size_limit"):  # one compilation per shape
                 if hasattr(torch._dynamo.config, knob):
@@ -233,10 +266,15 @@ class Flex:
     def calls(self, case, inp, q4s):
         if self.fn is None:
             raise RuntimeError("FlexAttention unavailable")
-        shape = (case.B, case.Hq, case.Hkv, case.N, case.D)
+        shape = (case.B, case.Hq, case.Hkv, case.N, case.D, Q_LEN)
         if shape not in self.shapes and self.spent >= self.budget:
             raise RuntimeError(f"not run: the flex compile budget ({self.budget:.0f} s) is spent")
-        calls = [lambda i=i: self.fn(q4s[i], inp.ks[i], inp.vs[i], enable_gqa=True) for i in range(inp.copies)]
+        kw = {}
+        if Q_LEN > 1:  # token j sees rows <= N - T + j: the lower-right causal mask, made once
+            offset = case.N - Q_LEN
+            kw["block_mask"] = self.block_mask(lambda b, h, q, kv: kv <= q + offset, None, None, Q_LEN, case.N,
+                                               device="cuda")
+        calls = [lambda i=i: self.fn(q4s[i], inp.ks[i], inp.vs[i], enable_gqa=True, **kw) for i in range(inp.copies)]
         if shape not in self.shapes:
             t0 = time.perf_counter()
             try:
@@ -269,6 +307,12 @@ def run_case(case, args, tm, flex, probe, log):
     read = read_times(tm, case.kv_bytes, copies)
     rows["read"].update(read)
     inp = make_inputs(case, copies)
+    ref_cache = {}
+
+    def refs():  # the fp32 reference, made once a case, when a kernel is first checked
+        if not ref_cache:
+            ref_cache.update(reference(case, inp))
+        return ref_cache
     for kern, row in rows.items():
         if kern == "read":
             continue
@@ -277,7 +321,7 @@ def run_case(case, args, tm, flex, probe, log):
                 plan, calls = cotile_calls(case, inp)
                 row.update(splits=plan.splits, cluster=plan.cluster, kv_heads_per_cta=plan.kv_heads_per_cta,
                            m_tiles_per_cta=plan.m_tiles_per_cta, grid=plan.grid,
-                           rel_err=rel_error(case, inp, calls[0]))
+                           rel_err=rel_error(refs(), calls[0], lambda _: inp.outs[0]))
                 row.update(tm.all_modes(calls, copies, args.reps))
                 if not args.no_oracle:
                     row.update(oracle(case, inp, tm, plan, row["calls_per_graph"]))
@@ -285,14 +329,22 @@ def run_case(case, args, tm, flex, probe, log):
                         row[f"plan_vs_oracle_{m}"] = sweep_targets.plan_vs_oracle(row, m)
                 del plan, calls
             else:
-                q4s = [q.unsqueeze(2) for q in inp.qs]
+                q4s, within = torch_queries(inp), contextlib.nullcontext()
                 if kern == "flex":
-                    row.update(tm.all_modes(flex.calls(case, inp, q4s), copies, args.reps))
+                    calls = flex.calls(case, inp, q4s)
                 else:
                     from torch.nn.attention import SDPBackend, sdpa_kernel
-                    backend = getattr(SDPBackend, dict(SDPA)[kern])
-                    with sdpa_kernel([backend]):
-                        row.update(tm.all_modes(sdpa_calls(inp, q4s), copies, args.reps))
+                    within = sdpa_kernel([getattr(SDPBackend, dict(SDPA)[kern])])
+                    calls = sdpa_calls(case, inp, q4s)
+                with within:
+                    # checked as cotile is: a kernel that computes something else (a mask aligned
+                    # elsewhere, with several tokens) would be timed doing less
+                    err = rel_error(refs(), calls[0], torch_output)
+                    if not err <= MAX_REL_ERR:
+                        raise RuntimeError(f"wrong result: relative error {err:.1e} > {MAX_REL_ERR}")
+                    row["rel_err"] = err
+                    row.update(tm.all_modes(calls, copies, args.reps))
+                del calls
         except Exception as e:  # noqa: BLE001 (a kernel that does not take the case: n/a)
             msg = str(e).strip().splitlines()[0][:120] if str(e).strip() else ""
             row["status"] = msg if msg.startswith("not run") else f"n/a: {type(e).__name__}: {msg}"
@@ -302,7 +354,8 @@ def run_case(case, args, tm, flex, probe, log):
             p = sweep_targets.ratio(read.get(f"{m}_us"), row.get(f"{m}_us"))
             if row["status"] == "ok" and p is not None:
                 row[f"pct_read_{m}"] = 100.0 * p
-    del inp
+    inp = None  # (the closures above hold it) its memory, freed before the cache is emptied
+    ref_cache.clear()
     torch.cuda.empty_cache()
     return list(rows.values())
 
@@ -437,12 +490,10 @@ def parse_args(argv):
     ap.add_argument("--reps", type=int, default=M.REPS_ISOLATED, help="calls timed under (a)")
     ap.add_argument("--host-only", action="store_true", help="only the host time of one DecodePlan.run call")
     ap.add_argument("--deadline", type=float, default=530.0, help="seconds after which no new case starts")
-    ap.add_argument("--q-len", type=int, default=1, help="query tokens a sequence (> 1: cotile and the read only)")
+    ap.add_argument("--q-len", type=int, default=1, help="query tokens a sequence (the last rows of the cache)")
     ap.add_argument("--m-tiles-per-cta", type=int, default=0, choices=(0, 1, 2, 4),
                     help="several tokens: 1 or 2 m-tiles (16 query rows) a CTA, forced where a case can take it")
     args = ap.parse_args(argv)
-    if args.q_len > 1:  # no PyTorch kernel here takes the tokens' causal offset into the cache
-        args.no_torch, args.flex = True, "none"
     if not args.list and not args.out and not args.host_only:
         ap.error("--out DIR is required (or --list)")
     return args
@@ -480,7 +531,8 @@ def main(argv):
     global M_TILES
     M_TILES = args.m_tiles_per_cta
     if Q_LEN > 1:
-        log(f"q_len = {Q_LEN} query tokens a sequence (causal over the cache's last {Q_LEN} rows): cotile and the read only")
+        log(f"q_len = {Q_LEN} query tokens a sequence (causal over the cache's last {Q_LEN} rows; PyTorch with a "
+            "lower-right causal bias, FlexAttention with its mask)")
     torch.manual_seed(0)
     probe = cotile_decode.bandwidth_probe(4 << 30, repeats=10)
     torch.cuda.empty_cache()

@@ -121,6 +121,28 @@ class QlenTargets(unittest.TestCase):
             "geomean 1.150x",
         ])
 
+    def test_against_pytorch(self):
+        # A q_len run that timed PyTorch: each 16-bit cotile row against the fastest backend that ran its case
+        # (a paged case against its contiguous case's); fp8 rows, failed backends and the read are not compared.
+        paged = dict(row(4, (13.0, 9.0, 9.0)), layout="paged16")
+        many = [row(4, (10.0, 10.0, 10.0)), row(4, (12.0, 8.0, 9.0), kernel="flash"),
+                row(4, (11.0, 9.5, 9.0), kernel="cudnn"), row(4, (1.0, 1.0, 1.0), kernel="efficient", status="n/a: GQA"),
+                row(4, (5.0, 5.0, 5.0), kernel="read"), paged, row(4, (4.0, 4.0, 4.0), kv="fp8-e4m3"),
+                row(4, (30.0, 31.0, 30.0), OTHER, label="X"), row(4, (45.0, 40.0, 40.0), OTHER, label="X", kernel="flex")]
+        self.assertEqual(Q.peer_report(many, 4), [
+            "q_len 4 against PyTorch: cotile at least as fast as every backend that ran the case (16-bit caches; "
+            "(a) isolated, (b) in sequence):",
+            "  NOT met    (a) 2 of 3 cases, geomean x1.118; short: Llama-3-8B (32,8,128) B=16 N=2048 bf16 paged16 "
+            "x0.846 (cudnn 11.00 us, cotile 13.00 us)",
+            "  NOT met    (b) 1 of 3 cases, geomean x0.972; short: Llama-3-8B (32,8,128) B=16 N=2048 bf16 HND x0.800 "
+            "(flash 8.00 us, cotile 10.00 us); Llama-3-8B (32,8,128) B=16 N=2048 bf16 paged16 x0.889 (flash 8.00 us, "
+            "cotile 9.00 us)",
+        ])
+        self.assertEqual(Q.report([row(1, (10.0, 10.0, 10.0)), row(1, (30.0, 30.0, 30.0), OTHER, label="X")],
+                                  many)[-3:], Q.peer_report(many, 4))
+        # A run without PyTorch (--no-torch) adds no line.
+        self.assertEqual(Q.peer_report([r for r in many if r["kernel"] in ("cotile", "read")], 4), [])
+
     def test_no_big_case_is_not_judged(self):
         lines = Q.report([row(1, (2.0, 2.0, 2.0), SMALL)], [row(2, (2.0, 2.0, 2.0), SMALL)])
         self.assertEqual(lines[1], "  not judged (a): no case of >= 64 MiB in both runs")
