@@ -397,22 +397,46 @@ extern "C" int32_t cotile_decode_resident_clusters(const cotile_decode_plan_t* p
 
 namespace {
 
-// `name` (a pointer) is 16-byte aligned; its strides (elements of `bytes`) keep rows 16-byte aligned.
-cotile_status check_rows(const char* name, const void* p, int bytes,
-                         std::initializer_list<std::pair<const char*, int64_t>> strides) {
+// One mode of a tensor the call reads or writes: its stride (elements) and how many indices it
+// takes (from the plan's shape), both named for the message.
+struct Mode {
+  const char* stride_name;
+  int64_t stride;
+  const char* count_name;
+  int64_t count;
+};
+
+// `name` (a pointer) is 16-byte aligned; its strides (elements of `bytes`) are >= 0 and keep rows
+// 16-byte aligned; and every byte offset the kernel computes from them fits in 64 bits: each
+// stride in bytes, and the last row's offset, sum of (count - 1) x stride x bytes over the modes,
+// plus the row's `row_bytes` (the kernel adds these in int64).
+cotile_status check_rows(const char* name, const void* p, int bytes, int64_t row_bytes,
+                         std::initializer_list<Mode> modes) {
   if (!p) return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.%s is NULL", name);
   if (reinterpret_cast<uintptr_t>(p) % 16)
     return fail(COTILE_ERROR_INVALID_ARGUMENT,
                 "cotile_decode_run: args.%s = %p is not 16-byte aligned (16-byte copies)", name, p);
-  for (const auto& [sname, stride] : strides) {
-    if (stride < 0)
-      return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.%s = %lld is negative", sname,
-                  (long long)stride);
-    if (stride * bytes % 16)
+  int64_t last = row_bytes;
+  for (const Mode& m : modes) {
+    if (m.stride < 0)
+      return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.%s = %lld is negative", m.stride_name,
+                  (long long)m.stride);
+    int64_t stride_bytes = 0, span = 0;
+    if (__builtin_mul_overflow(m.stride, int64_t(bytes), &stride_bytes))
+      return fail(COTILE_ERROR_INVALID_ARGUMENT,
+                  "cotile_decode_run: args.%s = %lld elements of %d bytes is beyond 2^63 - 1 bytes", m.stride_name,
+                  (long long)m.stride, bytes);
+    if (stride_bytes % 16)
       return fail(COTILE_ERROR_INVALID_ARGUMENT,
                   "cotile_decode_run: args.%s = %lld elements = %lld bytes is not a multiple of 16 (rows must stay "
                   "16-byte aligned)",
-                  sname, (long long)stride, (long long)(stride * bytes));
+                  m.stride_name, (long long)m.stride, (long long)stride_bytes);
+    if (m.count > 1 &&
+        (__builtin_mul_overflow(m.count - 1, stride_bytes, &span) || __builtin_add_overflow(last, span, &last)))
+      return fail(COTILE_ERROR_INVALID_ARGUMENT,
+                  "cotile_decode_run: args.%s's last row lies beyond 2^63 - 1 bytes from its start (args.%s = %lld "
+                  "elements, %s = %lld); the strides do not fit the shape",
+                  name, m.stride_name, (long long)m.stride, m.count_name, (long long)m.count);
   }
   return COTILE_OK;
 }
@@ -444,19 +468,33 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   cotile_status st;
   const int32_t q_len = int32_t(q_len_of(s));
   const bool tokens = q_len > 1;  // the token strides are read
-  if ((st = check_rows(
-           "q", a.q, qb,
-           {{"q_stride_b", a.q_stride_b}, {"q_stride_h", a.q_stride_h}, {"q_stride_t", tokens ? a.q_stride_t : 0}})))
+  const int64_t hq = s.heads_q, hkv = s.heads_kv, tq = tokens ? q_len : 1;
+  if ((st = check_rows("q", a.q, qb, s.head_dim * qb,
+                       {{"q_stride_b", a.q_stride_b, "batch", s.batch},
+                        {"q_stride_h", a.q_stride_h, "heads_q", hq},
+                        {"q_stride_t", tokens ? a.q_stride_t : 0, "q_len", tq}})))
     return st;
-  if ((st = check_rows(
-           "o", a.o, 2,
-           {{"o_stride_b", a.o_stride_b}, {"o_stride_h", a.o_stride_h}, {"o_stride_t", tokens ? a.o_stride_t : 0}})))
+  if ((st = check_rows("o", a.o, 2, s.head_dim * 2,
+                       {{"o_stride_b", a.o_stride_b, "batch", s.batch},
+                        {"o_stride_h", a.o_stride_h, "heads_q", hq},
+                        {"o_stride_t", tokens ? a.o_stride_t : 0, "q_len", tq}})))
     return st;
-  if ((st = check_rows("k", a.k, kvb,
-                       {{"k_stride_b", a.k_stride_b}, {"k_stride_n", a.k_stride_n}, {"k_stride_h", a.k_stride_h}})))
+  // The cache's rows: a page's (the page count is the table's: page offsets are bounded below by
+  // the 32-bit page stride), or every row a sequence may hold (max_kv_len and the appended tokens);
+  // a contiguous cache's sequences: the batch's (a remap's indices are read on the device).
+  const bool paged = a.page_table != nullptr;
+  const int64_t rows = paged ? std::max(a.page_size, 1) : s.max_kv_len + tq, seqs = paged ? 1 : s.batch;
+  const char* rows_name = paged ? "page_size" : "max_kv_len + q_len";
+  const char* seqs_name = paged ? "a page" : "batch";
+  if ((st = check_rows("k", a.k, kvb, s.head_dim * kvb,
+                       {{"k_stride_b", a.k_stride_b, seqs_name, seqs},
+                        {"k_stride_n", a.k_stride_n, rows_name, rows},
+                        {"k_stride_h", a.k_stride_h, "heads_kv", hkv}})))
     return st;
-  if ((st = check_rows("v", a.v, kvb,
-                       {{"v_stride_b", a.v_stride_b}, {"v_stride_n", a.v_stride_n}, {"v_stride_h", a.v_stride_h}})))
+  if ((st = check_rows("v", a.v, kvb, s.head_dim * kvb,
+                       {{"v_stride_b", a.v_stride_b, seqs_name, seqs},
+                        {"v_stride_n", a.v_stride_n, rows_name, rows},
+                        {"v_stride_h", a.v_stride_h, "heads_kv", hkv}})))
     return st;
   if (!a.seqlen_kv) return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.seqlen_kv is NULL");
   // The layout the plan was told (it may have paired heads for it): strides that say otherwise are
@@ -475,15 +513,15 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
     return fail(COTILE_ERROR_INVALID_ARGUMENT,
                 "cotile_decode_run: args.k_new and args.v_new must both be given (append) or both be NULL");
   if (a.k_new) {
-    if ((st = check_rows("k_new", a.k_new, kvb,
-                         {{"k_new_stride_b", a.k_new_stride_b},
-                          {"k_new_stride_h", a.k_new_stride_h},
-                          {"k_new_stride_t", tokens ? a.k_new_stride_t : 0}})))
+    if ((st = check_rows("k_new", a.k_new, kvb, s.head_dim * kvb,
+                         {{"k_new_stride_b", a.k_new_stride_b, "batch", s.batch},
+                          {"k_new_stride_h", a.k_new_stride_h, "heads_kv", hkv},
+                          {"k_new_stride_t", tokens ? a.k_new_stride_t : 0, "q_len", tq}})))
       return st;
-    if ((st = check_rows("v_new", a.v_new, kvb,
-                         {{"v_new_stride_b", a.v_new_stride_b},
-                          {"v_new_stride_h", a.v_new_stride_h},
-                          {"v_new_stride_t", tokens ? a.v_new_stride_t : 0}})))
+    if ((st = check_rows("v_new", a.v_new, kvb, s.head_dim * kvb,
+                         {{"v_new_stride_b", a.v_new_stride_b, "batch", s.batch},
+                          {"v_new_stride_h", a.v_new_stride_h, "heads_kv", hkv},
+                          {"v_new_stride_t", tokens ? a.v_new_stride_t : 0, "q_len", tq}})))
       return st;
   }
   int log2_page = 0;

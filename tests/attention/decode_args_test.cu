@@ -128,6 +128,37 @@ TEST(DecodeArgs, RowStrideBeyond32BitsIsUnsupported) {
   expect_error(run(a), COTILE_ERROR_UNSUPPORTED, "args.k_stride_n = 2147483648 elements is 4294967296 bytes");
 }
 
+// Byte offsets are 64-bit in the kernel: a stride whose bytes, or a last row whose offset over the
+// plan's shape, do not fit are refused (they would wrap), before anything else reads them.
+TEST(DecodeArgs, OffsetsBeyond63BitsAreRefused) {
+  DecodeArgs a = args();
+  a.q_stride_b = int64_t(1) << 62;  // x 2 bytes: 2^63
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT,
+               "cotile_decode_run: args.q_stride_b = 4611686018427387904 elements of 2 bytes is beyond 2^63 - 1 bytes");
+  a = args(), a.k_stride_n = (int64_t(1) << 62) + 8;  // 16-byte rows, but 2^63 + 16 bytes
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "args.k_stride_n = 4611686018427387912 elements of 2 bytes");
+  // Each stride fits, the last row does not: 2^62 bytes a sequence, then 15 heads of 2^60 bytes more.
+  a = args(), a.o_stride_b = int64_t(1) << 61, a.o_stride_h = int64_t(1) << 59;
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT,
+               "cotile_decode_run: args.o's last row lies beyond 2^63 - 1 bytes from its start (args.o_stride_h = "
+               "576460752303423488 elements, heads_q = 16); the strides do not fit the shape");
+  // The same strides where only one sequence and one head are read pass these checks (and meet the next
+  // one: the row stride of 2^62 bytes is beyond the kernel's 32 bits).
+  DecodePlan p = plan();
+  a = args(), a.k_stride_n = int64_t(1) << 61;
+  expect_error(run(a, p), COTILE_ERROR_INVALID_ARGUMENT,
+               "args.k's last row lies beyond 2^63 - 1 bytes from its start (args.k_stride_n = 2305843009213693952 "
+               "elements, max_kv_len + q_len = 101)");
+  p.shape.max_kv_len = 1, p.shape.batch = 1;  // rows 0 and 1 (the appended token's): 2^62 bytes apart
+  p.grid = 16, p.workspace_bytes = 1 << 20;
+  expect_error(run(a, p), COTILE_ERROR_UNSUPPORTED,
+               "args.k_stride_n = 2305843009213693952 elements is 4611686018427387904 bytes; at most 2^31 - 1 bytes");
+  // A paged cache's rows are a page's: the page stride is bounded by its own 32-bit check.
+  a = args(), a.page_table = g_seqlen, a.page_table_stride = 1, a.page_size = 16;
+  a.k_stride_n = a.v_stride_n = int64_t(1) << 56;  // 15 rows of 2^57 bytes: fits
+  expect_error(run(a), COTILE_ERROR_UNSUPPORTED, "args.k_stride_n = 72057594037927936 elements is");
+}
+
 TEST(DecodeArgs, WorkspaceTooSmallIsRefused) {
   DecodeArgs a = args();
   const auto r = run(a, plan(), 100);
