@@ -479,9 +479,10 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
                         {"o_stride_h", a.o_stride_h, "heads_q", hq},
                         {"o_stride_t", tokens ? a.o_stride_t : 0, "q_len", tq}})))
     return st;
-  // The cache's rows: a page's (the page count is the table's: page offsets are bounded below by
-  // the 32-bit page stride), or every row a sequence may hold (max_kv_len and the appended tokens);
-  // a contiguous cache's sequences: the batch's (a remap's indices are read on the device).
+  // The cache's rows: a page's (a page's offset, an int32 entry times the page stride held to 32
+  // bits below, fits in 64 whatever the table holds), or every row a sequence may hold (max_kv_len
+  // and the appended tokens); a contiguous cache's sequences: the batch's (a remap's indices are
+  // read on the device, where they are not checked).
   const bool paged = a.page_table != nullptr;
   const int64_t rows = paged ? std::max(a.page_size, 1) : s.max_kv_len + tq, seqs = paged ? 1 : s.batch;
   const char* rows_name = paged ? "page_size" : "max_kv_len + q_len";
