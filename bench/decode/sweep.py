@@ -55,9 +55,12 @@ m_tiles_per_cta column: what ran), and `qlen_targets.py --m-tiles` judges the pl
 the better forced one.
 Host cost: DecodePlan.run's host time and torch.ops.cotile.decode's (python/cotile_ops.py;
 time.perf_counter over batches of 50 calls with the GPU otherwise idle, synchronized between
-batches), contiguous and paged, B = 1 (target <= 10 us).
+batches), contiguous and paged, B = 1 (targets <= 10 us each); and, where COTILE_HOST_COST_BIN names
+bench/decode/host_cost.cu's binary (sweep.sh builds it), the C++ decode_run's on its five
+configurations (target <= 3 us).
 Correctness: each cotile case once against an fp32 reference on its first two sequences (relative
-error; > 2e-2 is reported as a failure and the script exits 1 after writing its results).
+error; > 2e-2 is reported as a failure and the script exits 1 after writing its results); each
+PyTorch kernel too, before it is timed (over the bound: n/a, not timed).
 
 Output in DIR: sweep.csv (one row per case and kernel, written after every case), sweep.txt (what
 is printed), sweep.png (each kernel's % of the plain read against KV bytes, a panel per mode), and
@@ -69,6 +72,8 @@ import contextlib
 import csv
 import math
 import os
+import re
+import subprocess
 import sys
 import time
 import types
@@ -361,15 +366,15 @@ def run_case(case, args, tm, flex, probe, log):
 
 
 def host_cost(log):
-    """{layout: us} host time of one DecodePlan.run call (the target's), GPU otherwise idle (B = 1,
-    N = 1024); one torch.ops.cotile.decode call's (python/cotile_ops.py, output allocated per call)
-    is logged beside it."""
+    """({layout: us} host time of one DecodePlan.run call, {layout: us} of one torch.ops.cotile.decode
+    call (python/cotile_ops.py, output allocated per call)): medians, GPU otherwise idle (B = 1,
+    N = 1024)."""
     try:
         import cotile_ops
     except (ImportError, AttributeError) as e:  # a PyTorch without torch.library.register_fake
         cotile_ops = None
         log(f"torch.ops.cotile.decode not timed: {type(e).__name__}: {e}")
-    out = {}
+    out, op = {}, {}
     for layout, ps in (("HND", 0), ("paged16", 16)):
         case = M.Case("Llama-3-8B", ("Llama-3-8B",), 32, 8, 128, 1, 1024, "bf16", layout, ps)
         inp = make_inputs(case, 1)
@@ -388,9 +393,33 @@ def host_cost(log):
         med, best = timing.per_call_us(lambda: torch.ops.cotile.decode(
             inp.qs[0], inp.ks[0], inp.vs[0], inp.seqlen, handle, layout_arg, k_scale=inp.scale, v_scale=inp.scale, **kw))
         cotile_ops.release(handle)
+        op[name] = med
         log(f"host time of one torch.ops.cotile.decode ({layout}, B=1 N=1024): median {med:.2f} us, "
             f"best batch {best:.2f} us")
-    return out
+    return out, op
+
+
+def cpp_host_cost(log):
+    """{configuration: median us} of one C++ decode_run from bench/decode/host_cost.cu's binary
+    (COTILE_HOST_COST_BIN, which sweep.sh builds), or None where it is not given or did not run."""
+    binary = os.environ.get("COTILE_HOST_COST_BIN")
+    if not binary:
+        return None
+    try:
+        res = subprocess.run([binary], capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        log(f"decode_run host time not measured: {type(e).__name__}: {e}")
+        return None
+    out = {}
+    for line in res.stdout.splitlines():
+        log(f"host time of one decode_run: {line.strip()}")
+        m = re.match(r"^(.*?)\s+splits\s.*\bmedian ([0-9.]+)", line)
+        if m:
+            out[m.group(1).strip()] = float(m.group(2))
+    if res.returncode != 0:
+        log(f"decode_run host time: {binary} exited with {res.returncode}")
+        return None
+    return out or None
 
 
 def fmt(x, spec):
@@ -488,7 +517,8 @@ def parse_args(argv):
     ap.add_argument("--flex-budget", type=float, default=150.0, help="seconds of flex compilation at most")
     ap.add_argument("--no-oracle", action="store_true", help="skip the forced-split oracle")
     ap.add_argument("--reps", type=int, default=M.REPS_ISOLATED, help="calls timed under (a)")
-    ap.add_argument("--host-only", action="store_true", help="only the host time of one DecodePlan.run call")
+    ap.add_argument("--host-only", action="store_true",
+                    help="only the host times of one call (DecodePlan.run, the operator, decode_run)")
     ap.add_argument("--deadline", type=float, default=530.0, help="seconds after which no new case starts")
     ap.add_argument("--q-len", type=int, default=1, help="query tokens a sequence (the last rows of the cache)")
     ap.add_argument("--m-tiles-per-cta", type=int, default=0, choices=(0, 1, 2, 4),
@@ -522,6 +552,7 @@ def main(argv):
     if args.host_only:
         gpu_imports()
         host_cost(log)
+        cpp_host_cost(log)
         return 0
     os.makedirs(args.out, exist_ok=True)
     csv_path, txt_path, png_path = (os.path.join(args.out, f"sweep.{x}") for x in ("csv", "txt", "png"))
@@ -567,14 +598,15 @@ def main(argv):
         "%rd: the plain read's time / the kernel's; torch: the best PyTorch kernel (on the contiguous bf16 cache); "
         "x: that / cotile; x16: cotile bf16 / fp8; orc: plan / best forced split count; * not in a graph")
     try:
-        host = host_cost(log)
+        host, op = host_cost(log)
     except Exception as e:  # noqa: BLE001
-        host = None
+        host = op = None
         log(f"host cost not measured: {type(e).__name__}: {e}")
+    cpp = cpp_host_cost(log)
     if flex is not None:
         log(f"flex: {len(flex.shapes)} shapes compiled in {flex.spent:.0f} s")
     plot(rows, png_path, log)
-    for line in sweep_targets.report(rows, host) + sweep_targets.table_report(rows):
+    for line in sweep_targets.report(rows, host, op, cpp) + sweep_targets.table_report(rows):
         log(line)
     if failures:
         log(f"CORRECTNESS: {len(failures)} cotile case(s) over {MAX_REL_ERR}:\n  " + "\n  ".join(failures), err=True)

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.."
 build=${COTILE_BUILD_DIR:-build-release}
 start=$(date +%s)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release > /dev/null
-targets=cotile_attention  # and the Python module's call cache where PyTorch is (python/decode_ext)
+targets="cotile_attention decode_host_cost"  # and the Python module's call cache where PyTorch is (python/decode_ext)
 grep -q cotile_decode_ext "$build/CMakeFiles/TargetDirectories.txt" 2>/dev/null && targets+=" cotile_decode_ext"
 cmake --build "$build" -j"$(nproc)" --target $targets > /dev/null
 built=$(( $(date +%s) - start ))
@@ -20,4 +20,5 @@ has() { local a; for a in "${args[@]}"; do [[ $a == "$1" || $a == "$1="* ]] && r
 has --out || has --list || args+=(--out "${OUT:+$OUT/sweep}")
 [[ ${args[-1]} == "" ]] && args[-1]=sweep-results
 has --deadline || args+=(--deadline "$(( built < 470 ? 530 - built : 60 ))")
-COTILE_ATTENTION_LIB="$PWD/$build/lib/libcotile_attention.so" PYTHONUNBUFFERED=1 python3 bench/decode/sweep.py "${args[@]}"
+COTILE_ATTENTION_LIB="$PWD/$build/lib/libcotile_attention.so" COTILE_HOST_COST_BIN="$PWD/$build/bench/decode_host_cost" \
+  PYTHONUNBUFFERED=1 python3 bench/decode/sweep.py "${args[@]}"

@@ -62,7 +62,8 @@ def verdicts(rows, host=None):
 
 class SweepTargets(unittest.TestCase):
     def test_passing_run_word_for_word(self):
-        lines = T.report(passing_run(), {"contiguous": 7.5, "paged": 8.25})
+        lines = T.report(passing_run(), {"contiguous": 7.5, "paged": 8.25}, {"contiguous": 9.0},
+                         {"(28,4,128) B=1 N=1024 bf16": 2.75, "(16,2,128) B=8 N=8192 bf16 paged16": 2.9})
         self.assertEqual(lines[0], "targets (issue 24; (a) isolated, (b) in sequence):")
         self.assertEqual(lines[1], "  met        (a) 16-bit KV >= 64 MiB: >= 1.00x the best PyTorch backend: 3 of 3 cases; "
                                    "worst x1.042 at Llama-3-8B (32,8,128) B=128 N=1024 bf16 HND (cudnn 125.00 us, cotile 120.00 us)")
@@ -70,8 +71,12 @@ class SweepTargets(unittest.TestCase):
                                    "worst 98.0% at Llama-3-8B (32,8,128) B=128 N=1024 bf16 HND (118.00 us)")  # least margin: 8 points
         self.assertEqual(lines[5], "  met        (a) fp8 KV (>= 64 MiB in 16 bits): >= 1.7x faster than the 16-bit case: 3 of 3 cases; "
                                    "worst x1.818 at Llama-3-8B (32,8,128) B=16 N=2048 fp8-e4m3 HND (bf16 40.00 us, fp8 22.00 us)")
-        self.assertEqual(lines[-1], "  met        host time of one call through the Python module <= 10 us: contiguous 7.50 us, paged 8.25 us")
-        self.assertEqual(len(lines), 1 + 6 * 2 + 1)
+        self.assertEqual(lines[-3:], [
+            "  met        host time of one call through the Python module <= 10 us: contiguous 7.50 us, paged 8.25 us",
+            "  met        host time of one C++ decode_run <= 3 us: (28,4,128) B=1 N=1024 bf16 2.75 us, "
+            "(16,2,128) B=8 N=8192 bf16 paged16 2.90 us",
+            "  met        host time of one torch.ops.cotile.decode call <= 10 us (issue 28): contiguous 9.00 us"])
+        self.assertEqual(len(lines), 1 + 6 * 2 + 3)
         self.assertTrue(all(line.startswith("  met ") for line in lines[1:]), "\n".join(lines))
 
     def test_paged_and_fp8_cases_use_the_contiguous_bf16_pytorch_baseline(self):
@@ -193,6 +198,12 @@ class SweepTargets(unittest.TestCase):
             self.assertEqual(v[(target, "a")], ("not judged", "no case in this run"))
         self.assertEqual(v[(T.T_HOST, "")], ("not judged", "not measured"))
         self.assertEqual(verdicts(rows, {"contiguous": 10.5})[(T.T_HOST, "")], ("NOT met", "contiguous 10.50 us"))
+        for target in (T.T_HOST_OP, T.T_HOST_CPP):
+            self.assertEqual(v[(target, "")], ("not judged", "not measured"))
+        # The C++ call's bound is 3 us, the operator's 10.
+        cpp = {(t, m): (x, d) for t, m, x, d in T.check(rows, None, {"paged": 10.5}, {"paged16": 3.25})}
+        self.assertEqual(cpp[(T.T_HOST_CPP, "")], ("NOT met", "paged16 3.25 us"))
+        self.assertEqual(cpp[(T.T_HOST_OP, "")], ("NOT met", "paged 10.50 us"))
 
     def test_csv_strings_judge_alike(self):
         as_text = [{k: ("" if x is None else str(x)) for k, x in r.items()} for r in passing_run()]
