@@ -107,10 +107,11 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::start_q_rows() c
 
 // Paged caches: the page-table entries of this thread's rows of the tile at n0 (issue_group_tile's
 // rows; 0 past hi, not read), loaded one tile before issue_group_tile uses them, so that its copies
-// do not wait for a load (as the per-warp kernel's TilePages).
+// do not wait for a load (as the per-warp kernel's TilePages). Contiguous caches: nothing.
 template <int D, int KvType, bool Pairs, bool Tokens, int MB>
 __device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::load_group_pages(int n0,
                                                                                           GroupPages& pages) const {
+  if (!rows.pages) return;
   const int r0 = tid / kGroupChunks;
 #pragma unroll
   for (int x = 0; x < kGroupCopies; ++x) {
@@ -206,12 +207,12 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::run_rows() {
   using Mma = GroupMma<C::kBf16>;
   const int tiles = hi > lo ? (hi - lo + kGroupRows - 1) / kGroupRows : 0;
   GroupPages pages = {};
-  if (rows.pages) load_group_pages(lo, pages);
+  load_group_pages(lo, pages);
 #pragma unroll 1
   for (int t = 0; t < kStages - 1; ++t) {
     if (t < tiles) {
       issue_group_tile(lo + kGroupRows * t, t, pages);
-      if (rows.pages) load_group_pages(lo + kGroupRows * (t + 1), pages);
+      load_group_pages(lo + kGroupRows * (t + 1), pages);
     }
     arch::cp_async_commit();
   }
@@ -250,7 +251,7 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::run_rows() {
     __syncthreads();
     if (t + kStages - 1 < tiles) {
       issue_group_tile(lo + kGroupRows * (t + kStages - 1), stage == 0 ? kStages - 1 : stage - 1, pages);
-      if (rows.pages) load_group_pages(lo + kGroupRows * (t + kStages), pages);
+      load_group_pages(lo + kGroupRows * (t + kStages), pages);
     }
     arch::cp_async_commit();
     const uint8_t* sk = group_stage(stage);
