@@ -105,33 +105,14 @@ def report(one_rows, many_rows):
 
 def peer_report(many_rows, q_len):
     """The verdict lines of cotile against the fastest PyTorch backend that ran each 16-bit case of a
-    q_len run (none when the run timed no PyTorch kernel)."""
+    q_len run (sweep_targets.py's judgment, T_TORCH_ALL), none when the run timed no PyTorch kernel."""
     idx = T.Index(many_rows)
     if not any(kern in T.TORCH_KERNELS and T.ok(r) for (_, kern), r in idx.by.items()):
         return []
-    lines = [f"q_len {q_len} against PyTorch: cotile at least as fast as every backend that ran the case "
-             "(16-bit caches; (a) isolated, (b) in sequence):"]
+    lines = [f"q_len {q_len} against PyTorch ((a) isolated, (b) in sequence):"]
     for mode in "ab":
-        judged = []
-        for r in idx.cotile_rows():
-            if not T.ok(r) or str(r.get("kv")) not in T.SIXTEEN:
-                continue
-            best, kern = idx.best_torch(r, mode)
-            x = T.ratio(best, T.num(r, f"{mode}_us"))
-            if x is not None:
-                judged.append((x, r, kern, best))
-        if not judged:
-            lines.append(f"  not judged ({mode}): no 16-bit case with a PyTorch time")
-            continue
-        judged.sort(key=lambda j: j[0])
-        within = sum(x >= 1.0 for x, *_ in judged)
-        verdict = "met" if within == len(judged) else "NOT met"
-        short = len(judged) - within
-        worst = "; ".join(f"{T.case_name(r)} x{x:.3f} ({kern} {best:.2f} us, cotile {T.num(r, f'{mode}_us'):.2f} us)"
-                          for x, r, kern, best in judged[:min(short, T.MAX_NAMED)])
-        more = f" and {short - T.MAX_NAMED} more" if short > T.MAX_NAMED else ""
-        lines.append(f"  {verdict:<10} ({mode}) {within} of {len(judged)} cases, geomean x{geomean([j[0] for j in judged]):.3f}"
-                     + (f"; short: {worst}{more}" if worst else ""))
+        verdict, detail = T.judge(idx, T.T_TORCH_ALL, mode)
+        lines.append(f"  {verdict:<10} ({mode}) {T.T_TORCH_ALL}: {detail}")
     return lines
 
 

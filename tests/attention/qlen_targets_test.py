@@ -130,13 +130,13 @@ class QlenTargets(unittest.TestCase):
                 row(4, (5.0, 5.0, 5.0), kernel="read"), paged, row(4, (4.0, 4.0, 4.0), kv="fp8-e4m3"),
                 row(4, (30.0, 31.0, 30.0), OTHER, label="X"), row(4, (45.0, 40.0, 40.0), OTHER, label="X", kernel="flex")]
         self.assertEqual(Q.peer_report(many, 4), [
-            "q_len 4 against PyTorch: cotile at least as fast as every backend that ran the case (16-bit caches; "
-            "(a) isolated, (b) in sequence):",
-            "  NOT met    (a) 2 of 3 cases, geomean x1.118; short: Llama-3-8B (32,8,128) B=16 N=2048 bf16 paged16 "
-            "x0.846 (cudnn 11.00 us, cotile 13.00 us)",
-            "  NOT met    (b) 1 of 3 cases, geomean x0.972; short: Llama-3-8B (32,8,128) B=16 N=2048 bf16 HND x0.800 "
-            "(flash 8.00 us, cotile 10.00 us); Llama-3-8B (32,8,128) B=16 N=2048 bf16 paged16 x0.889 (flash 8.00 us, "
-            "cotile 9.00 us)",
+            "q_len 4 against PyTorch ((a) isolated, (b) in sequence):",
+            "  NOT met    (a) 16-bit KV, every case: >= 1.00x the best PyTorch backend: 2 of 3 cases; worst x0.846 at "
+            "Llama-3-8B (32,8,128) B=16 N=2048 bf16 paged16 (cudnn 11.00 us, cotile 13.00 us); short: Llama-3-8B "
+            "(32,8,128) B=16 N=2048 bf16 paged16 x0.846",
+            "  NOT met    (b) 16-bit KV, every case: >= 1.00x the best PyTorch backend: 1 of 3 cases; worst x0.800 at "
+            "Llama-3-8B (32,8,128) B=16 N=2048 bf16 HND (flash 8.00 us, cotile 10.00 us); short: Llama-3-8B "
+            "(32,8,128) B=16 N=2048 bf16 HND x0.800, Llama-3-8B (32,8,128) B=16 N=2048 bf16 paged16 x0.889",
         ])
         self.assertEqual(Q.report([row(1, (10.0, 10.0, 10.0)), row(1, (30.0, 30.0, 30.0), OTHER, label="X")],
                                   many)[-3:], Q.peer_report(many, 4))
