@@ -312,6 +312,7 @@ def run_case(case, args, tm, flex, probe, log):
     read = read_times(tm, case.kv_bytes, copies)
     rows["read"].update(read)
     inp = make_inputs(case, copies)
+    q4s = torch_queries(inp)  # (views) q as the PyTorch kernels take it
     ref_cache = {}
 
     def refs():  # the fp32 reference, made once a case, when a kernel is first checked
@@ -334,7 +335,7 @@ def run_case(case, args, tm, flex, probe, log):
                         row[f"plan_vs_oracle_{m}"] = sweep_targets.plan_vs_oracle(row, m)
                 del plan, calls
             else:
-                q4s, within = torch_queries(inp), contextlib.nullcontext()
+                within = contextlib.nullcontext()
                 if kern == "flex":
                     calls = flex.calls(case, inp, q4s)
                 else:

@@ -10,6 +10,7 @@ import stat
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "decode"))
 import sweep  # noqa: E402
@@ -27,15 +28,8 @@ class CppHostCost(unittest.TestCase):
                 f.write("#!/bin/sh\n" + body)
             os.chmod(path, stat.S_IRWXU)
             logged = []
-            old = os.environ.get("COTILE_HOST_COST_BIN")
-            os.environ["COTILE_HOST_COST_BIN"] = path
-            try:
+            with mock.patch.dict(os.environ, {"COTILE_HOST_COST_BIN": path}):
                 return sweep.cpp_host_cost(logged.append), logged
-            finally:
-                if old is None:
-                    del os.environ["COTILE_HOST_COST_BIN"]
-                else:
-                    os.environ["COTILE_HOST_COST_BIN"] = old
 
     def test_medians_by_configuration(self):
         got, logged = self.run_binary("".join(f"echo '{line}'\n" for line in LINES))
@@ -53,12 +47,9 @@ class CppHostCost(unittest.TestCase):
         self.assertIsNone(got)
 
     def test_no_binary_named(self):
-        old = os.environ.pop("COTILE_HOST_COST_BIN", None)
-        try:
+        with mock.patch.dict(os.environ):
+            os.environ.pop("COTILE_HOST_COST_BIN", None)
             self.assertIsNone(sweep.cpp_host_cost(print))
-        finally:
-            if old is not None:
-                os.environ["COTILE_HOST_COST_BIN"] = old
 
 
 class Arguments(unittest.TestCase):
