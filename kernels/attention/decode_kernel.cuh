@@ -539,6 +539,7 @@ struct DecodeCta {
   // ---- the warpgroup kernel (decode_rows.cuh) ----------------------------------------------------
   static constexpr int kGroupRows = 64;                       // a tile's K/V rows, and the CTA's query rows (wgmma's M)
   static constexpr int kGroupTileBytes = kGroupRows * 2 * D;  // a 16-bit K or V tile
+  static_assert(!C::kConverts || C::kConvBytes == 2 * kGroupTileBytes, "decode: Config's converted K/V tiles");
   static constexpr int kGroupChunks = kR / 16,
                        kGroupRowStep = kThreads / kGroupChunks,  // copies: a row's, a pass's rows
       kGroupCopies = kGroupRows / kGroupRowStep;                 // a thread's rows of a tile
