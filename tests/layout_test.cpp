@@ -55,6 +55,10 @@ TEST(Layout, SelectReplaceAppendGroup) {
   EXPECT_EQ(str(replace(L("(1,8):(_1,_1)"), 1, L("(_5,_12):(_12,_1)"))), "(1,(_5,_12)):(_1,(_12,_1))");
   EXPECT_EQ(str(append(L("6:_2"), L("(3,_12):(0,_0)"))), "(6,(3,_12)):(_2,(0,_0))");
   EXPECT_EQ(str(group(L("(2,6):(_6,_1)"), 1, 2)), "(2,(6)):(_6,(_1))");
+  // An empty range groups nothing (CuTe's group<B,B>, printed by CuTe 4.x): no empty mode.
+  EXPECT_EQ(str(group(L("((5,8)):((3,_30))"), 1, 1)), "((5,8)):((3,_30))");
+  EXPECT_EQ(str(group(L("(2,6):(_6,_1)"), 0, 0)), "(2,6):(_6,_1)");
+  EXPECT_EQ(str(group(L("_3:1"), 0, 0)), "(_3):(1)");
 }
 
 TEST(Layout, FilterWithAProfileFiltersModeByMode) {

@@ -93,7 +93,8 @@ COTILE_HD constexpr T replace(const T& t, int i, const T& x) {
   return r;
 }
 
-// group(t, b, e): modes [b, e) grouped into one mode: (t0..t(b-1), (tb..t(e-1)), te..).
+// group(t, b, e): modes [b, e) grouped into one mode: (t0..t(b-1), (tb..t(e-1)), te..). An empty
+// range groups nothing (b = e: the modes unchanged, CuTe's group<B,B>; an integer becomes (t)).
 template <class T>
 COTILE_HD constexpr T group(const T& t, int b, int e) {
   const int r = t.rank();
@@ -101,7 +102,7 @@ COTILE_HD constexpr T group(const T& t, int b, int e) {
     fail("group", "requires 0 <= B <= E <= rank", nullptr, arg("B", b), arg("E", e), arg("rank", r));
   T out = T::tuple();
   for (int k = 0; k < b; ++k) out.push_back(t.get(k));
-  out.push_back(take(t, b, e));
+  if (b < e) out.push_back(take(t, b, e));
   for (int k = e; k < r; ++k) out.push_back(t.get(k));
   return out;
 }
