@@ -124,6 +124,16 @@ TEST(Typed, AlgebraMatchesTheEngine) {
   EXPECT_THROW(upcast<4>(make_layout(make_shape(_8{}, 32), make_stride(_1{}, 2))), cotile::LawError);
 }
 
+TEST(Typed, IndexToCoordinateWithStridesAndIntegersPrint) {
+  // CuTe's idx2crd(i, S, D): each mode's (i / D) % S; a run-time result prints as its digits.
+  const auto s = make_shape(_4{}, opaque(8));
+  const auto d = make_stride(_8{}, _1{});
+  EXPECT_EQ(to_string(idx2crd(opaque(29), s, d)), "(3,5)");
+  EXPECT_EQ(to_string(idx2crd(Int<29>{}, make_shape(_4{}, _8{}), d)), "(_3,_5)");
+  EXPECT_EQ(to_string(crd2idx(make_coord(opaque(3), _5{}), s, d)), "29");
+  EXPECT_EQ(to_string(int(opaque(-7))), "-7");
+}
+
 TEST(Typed, DynamicValuesFlowThroughTheProgram) {
   for (int64_t ld : {64, 100, 1000}) {
     const auto l = make_layout(make_shape(_16{}, opaque(ld)), make_stride(opaque(ld), _1{}));

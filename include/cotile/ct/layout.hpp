@@ -176,6 +176,9 @@ struct CeilDiv {
 };
 struct Idx2Crd {
   constexpr IntTuple operator()(const IntTuple& c, const IntTuple& s) const { return idx2crd(c, s); }
+  constexpr IntTuple operator()(const IntTuple& c, const IntTuple& s, const IntTuple& d) const {
+    return idx2crd(c, s, d);
+  }
 };
 struct Crd2Idx {
   constexpr EInt operator()(const IntTuple& c, const IntTuple& s, const IntTuple& d) const { return crd2idx(c, s, d); }
@@ -487,6 +490,10 @@ COTILE_HD COTILE_INLINE constexpr auto idx2crd(const C& c, const S& s) {
   return lift<op::Idx2Crd, Kind::kTuple, Kind::kTuple>(c, s);
 }
 template <class C, class S, class D>
+COTILE_HD COTILE_INLINE constexpr auto idx2crd(const C& c, const S& s, const D& d) {
+  return lift<op::Idx2Crd, Kind::kTuple, Kind::kTuple, Kind::kTuple>(c, s, d);
+}
+template <class C, class S, class D>
 COTILE_HD COTILE_INLINE constexpr auto crd2idx(const C& c, const S& s, const D& d) {
   return lift<op::Crd2Idx, Kind::kTuple, Kind::kTuple, Kind::kTuple>(c, s, d);
 }
@@ -532,6 +539,11 @@ inline std::string to_string(const Tuple<S>& t) {
 template <int64_t N>
 inline std::string to_string(Int<N>) {
   return "_" + std::to_string(N);
+}
+// A run-time integer prints as its digits (CuTe's print of an int).
+template <class T>
+requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) inline std::string to_string(T x) {
+  return std::to_string(x);
 }
 template <class T>
 inline void print(const T& x) {

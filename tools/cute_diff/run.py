@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Generated cases through CuTe, then through cotile: the golden corpus's check on inputs nobody
+listed.
+
+    run.py --cutlass DIR [--families algebra,small,copy,mma,fmha_gen_q] [--cases N] [--seed S]
+           [--cotile BIN] [--out DIR]
+    run.py --typed [--families algebra,small] ...
+
+
+For each family, N random cases (cases.py, atoms.py) are written as C++ against CuTe's API and
+compiled (g++, CUTLASS's include/ and CUDA's headers); a case CuTe does not compile (a
+static_assert on its preconditions) is dropped and counted. The program prints each case as a
+corpus line (op, arguments, CuTe's printed result), and `cotile golden` checks the lines: CuTe's
+mode must print the same text, the checked mode the same or a refusal naming the law CuTe's result
+breaks. A case cotile refuses for a violated precondition where CuTe, unchecked, printed a result
+(a run-time value: CuTe's checks of those are compiled out) is listed with cotile's message, for a
+reader to confirm; it is not a failure. Exit status 1 when any case failed.
+
+With --typed (no CUTLASS needed: ctest cute_diff_typed), the same programs compile against
+cotile's typed layer through the rename-only shim of tests/cute_compat, and `cotile golden`
+checks the typed layer's prints against the engine: the two must agree on every value and on its
+static or dynamic kind. A case the typed layer refuses at run time (a cotile::Error) must be one
+the engine refuses too; one it refuses at compile time (a static law or precondition) is dropped
+and counted, as CuTe's are."""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import atoms  # noqa: E402  (registers the atom families)
+import cases  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CUDA_INCLUDES = ["-I/usr/local/cuda/include", "-I/usr/local/cuda/include/cccl"]
+
+
+TYPED_INCLUDES = ["-I" + os.path.join(ROOT, "tests", "cute_compat", "include"), "-I" + os.path.join(ROOT, "include")]
+
+
+def guarded(body):
+    """The typed layer's run-time refusal printed as the result `!refused`."""
+    return f'try {{ {body} }} catch (const std::exception&) {{ printf("!refused"); }}'
+
+
+def write_program(bodies, header, path):
+    """One function a case, one line each (so that a compile error's line names its case); main
+    runs the cases from argv[1] on, naming each on stderr before it runs."""
+    with open(path, "w") as f:
+        f.write(header)
+        first = header.count("\n") + 1
+        for i, body in enumerate(bodies):
+            f.write(f'void case{i}() {{ {body} printf("\\n"); fflush(stdout); }}\n')
+        f.write("int main(int argc, char** argv) {\n  void (*cases[])() = {")
+        f.write(", ".join(f"case{i}" for i in range(len(bodies))))
+        f.write("};\n  for (int i = argc > 1 ? atoi(argv[1]) : 0; i < int(sizeof cases / sizeof *cases); ++i) {\n"
+                '    fprintf(stderr, "@%d\\n", i);\n    cases[i]();\n  }\n}\n')
+    return first
+
+
+def compile_cases(bodies, header, path, includes, cxx):
+    """Compile, dropping each case whose line a compile error names; returns the cases kept."""
+    while bodies:
+        first = write_program(bodies, header, path)
+        p = subprocess.run([cxx, "-std=c++20", "-O0", "-w", "-DNDEBUG", *includes, path, "-o", path[:-4]],
+                           capture_output=True, text=True)
+        if p.returncode == 0:
+            return bodies
+        named = {int(n) - first for n in re.findall(re.escape(os.path.basename(path)) + r":(\d+):", p.stderr)}
+        bad = {i for i in named if 0 <= i < len(bodies)}
+        if not bad:
+            raise SystemExit(f"{path}: a compile error outside the cases:\n{p.stderr[:3000]}")
+        bodies = [b for i, b in enumerate(bodies) if i not in bad]
+    return bodies
+
+
+def run_program(exe, count):
+    """The corpus lines the program prints; a case that crashes is skipped (and counted)."""
+    lines, start, crashed = [], 0, 0
+    while start < count:
+        p = subprocess.run([exe, str(start)], capture_output=True, text=True, timeout=300)
+        lines += [line for line in p.stdout.splitlines() if "\t=>\t" in line and not line.endswith("\t=>\t")]
+        if p.returncode == 0:
+            break
+        ran = [int(x) for x in re.findall(r"@(\d+)", p.stderr)]
+        start = (ran[-1] if ran else start) + 1
+        crashed += 1
+    return lines, crashed
+
+
+def judge(path, cotile):
+    """`cotile golden --json` on the lines: (failed cases, law refusals, precondition refusals).
+    A typed-layer refusal (`!refused`) agrees when the engine's checked mode refuses too."""
+    p = subprocess.run([cotile, "golden", "--json", path], capture_output=True, text=True)
+    report = json.loads(p.stdout)
+    failed, preconditions = {}, {}
+    for f in report["failures"]:
+        key = (f["line"], f["op"], f["args"], f["expected"])
+        got = re.sub(r"^\((as CuTe|checked)\) ", "", f["got"])
+        if f["expected"] == "!refused":
+            if f["got"].startswith("(checked) ") and not got.startswith("error: "):
+                failed[key] = f["got"] + " (the typed layer refused)"
+            continue
+        if got.startswith("error: ") and key not in failed:
+            preconditions[key] = got[len("error: "):].split("\n")[0]
+        else:
+            failed[key] = f["got"]
+            preconditions.pop(key, None)
+    typed_refusals = sum(1 for f in report["failures"] if f["expected"] == "!refused" and f["got"].startswith("(checked) error: "))
+    return failed, report["refused"], preconditions, typed_refusals
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    source = ap.add_mutually_exclusive_group(required=True)
+    source.add_argument("--cutlass", help="a CUTLASS checkout (its include/)")
+    source.add_argument("--typed", action="store_true", help="compile against cotile's typed layer instead")
+    ap.add_argument("--families", help="default: algebra,small,copy,mma,fmha_gen_q (--typed: algebra,small)")
+    ap.add_argument("--cases", type=int, default=100, help="cases generated a family")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cxx", default="g++")
+    ap.add_argument("--cotile", default=os.path.join(ROOT, "build", "bin", "cotile"))
+    ap.add_argument("--out", help="keep the programs and the corpus lines here")
+    a = ap.parse_args()
+    out = a.out or tempfile.mkdtemp(prefix="cute_diff.")
+    os.makedirs(out, exist_ok=True)
+    families = a.families or ("algebra,small" if a.typed else "algebra,small,copy,mma,fmha_gen_q")
+    includes = TYPED_INCLUDES if a.typed else [f"-I{a.cutlass}/include", *CUDA_INCLUDES]
+    against = "the typed layer" if a.typed else "CuTe"
+    total_failed = 0
+    for family in families.split(","):
+        if a.typed and family not in ("algebra", "small"):
+            raise SystemExit(f"--typed: the family {family} is spelled with CuTe's atom names, which the shim lacks")
+        header = cases.HEADER if family in ("algebra", "small") else atoms.HEADER
+        bodies = cases.generate(family, a.cases, a.seed)
+        if a.typed:
+            bodies = [guarded(b) for b in bodies]
+            header = "#include <exception>\n" + header
+        src = os.path.join(out, f"{family}_{a.seed}.cpp")
+        kept = compile_cases(bodies, header, src, includes, a.cxx)
+        lines, crashed = run_program(src[:-4], len(kept))
+        corpus = os.path.join(out, f"{family}_{a.seed}.txt")
+        with open(corpus, "w") as f:
+            f.write("".join(line + "\n" for line in lines))
+        failed, refused, preconditions, typed_refusals = judge(corpus, a.cotile)
+        passed = len(lines) - len(failed) - len(refused) - len(preconditions) - typed_refusals
+        ops = Counter(line.split("\t")[0] for line in lines)
+        print(f"{family}: {len(bodies)} generated, {len(bodies) - len(kept)} refused by {against}'s compile-time checks, "
+              f"{crashed} crashed, {len(lines)} printed ({len(ops)} ops): {passed} passed, "
+              + (f"{typed_refusals} refused at run time by both the typed layer and the engine, " if a.typed else
+                 f"{len(refused)} refused by cotile for a law CuTe's result breaks, {len(preconditions)} refused by "
+                 "cotile for a run-time precondition CuTe does not check, ")
+              + f"{len(failed)} failed")
+        for (line, op, args, expected), why in sorted(preconditions.items()):
+            print(f"  precondition {corpus}:{line} {op} {args}\n    CuTe: {expected}\n    cotile: {why}")
+        for (line, op, args, expected), got in sorted(failed.items()):
+            print(f"  FAIL {corpus}:{line} {op} {args}\n    CuTe:   {expected}\n    cotile: {got}")
+        total_failed += len(failed)
+    return 1 if total_failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
