@@ -186,3 +186,55 @@ using namespace cute;
 static int dyn(int x) { volatile int v = x; return v; }
 template <class T> static void field(const char* name, T const& t) { printf("\t%s=", name); print(t); }
 '''
+
+
+# --- swizzles: the functor, swizzled layouts, tile_to_shape ---------------------------------------------
+
+
+def _swizzle(r):
+    b = r.randint(1, 3)
+    return b, r.randint(0, 4), r.randint(b, 4)
+
+
+def _values_at(expr, indices):
+    """C++ printing `(expr(i0),expr(i1),...)`."""
+    return ('printf("("); ' + ' printf(","); '.join(f'printf("%d", int({expr}(dyn({i}))));' for i in indices)
+            + ' printf(")");')
+
+
+def swizzle_case(r):
+    b, m, s = _swizzle(r)
+    sw, sw_cpp = f"Sw<{b},{m},{s}>", f"Swizzle<{b}, {m}, {s}>{{}}"
+    kind = r.choice(["swizzle_apply", "swizzle_compose", "tile_to_shape", "tile_to_shape"])
+    if kind == "swizzle_apply":
+        xs = sorted(r.sample(range(1024), 16))
+        return _head(kind, [sw, "(" + ",".join(map(str, xs)) + ")"]) + 'printf("\\t");' + _values_at(sw_cpp, xs)
+    if kind == "swizzle_compose":
+        rows, cols = r.choice([1, 2, 4, 8, 16]), r.choice([8, 16, 32, 64])
+        static = r.random() < 0.6
+        lay = ("layout", ("tuple", [_int(rows, static), _int(cols, static)]),
+               ("tuple", [_int(cols), _int(1)]) if r.random() < 0.5 else ("tuple", [_int(1), _int(rows)]))
+        xs = sorted(r.sample(range(rows * cols), min(16, rows * cols)))
+        return _head(kind, [sw, lay, "(" + ",".join(map(str, xs)) + ")"]) + (
+            f" auto c = composition({sw_cpp}, {cpp(lay)});" + ' printf("\\tlayout="); print(c); printf("\\toffsets=");'
+            + _values_at("c", xs))
+    rows, cols = r.choice([8, 16, 32, 64]), r.choice([8, 16, 32, 64])
+    col = r.random() < 0.5
+    atom = ("layout", ("tuple", [_int(rows), _int(cols)]), ("tuple", [_int(1), _int(rows)] if col else [_int(cols), _int(1)]))
+    atom_text = f"{sw} o _0 o {text(atom)}"
+    rank = r.choice([2, 3])
+    target = [rows * r.choice([1, 2, 4]), cols * r.choice([1, 2])] + ([r.choice([1, 2, 4])] if rank == 3 else [])
+    target = ("tuple", [_int(x, r.random() < 0.6) for x in target])
+    order = list(range(rank))
+    r.shuffle(order)
+    order = ("tuple", [_int(x) for x in order])
+    n = 1
+    for x in target[1]:
+        n *= x[1]
+    xs = sorted(r.sample(range(n), min(16, n)))
+    return _head(kind, [atom_text, target, order]) + (
+        f" auto t = tile_to_shape(composition({sw_cpp}, {cpp(atom)}), {cpp(target)}, {cpp(order)});"
+        ' printf("\\tlayout="); print(t); printf("\\toffsets=");' + _values_at("t", xs))
+
+
+FAMILIES["swizzle"] = swizzle_case

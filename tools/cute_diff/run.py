@@ -2,7 +2,7 @@
 """Generated cases through CuTe, then through cotile: the golden corpus's check on inputs nobody
 listed.
 
-    run.py --cutlass DIR [--families algebra,small,copy,mma,fmha_gen_q] [--cases N] [--seed S]
+    run.py --cutlass DIR [--families algebra,small,swizzle,copy,mma,fmha_gen_q] [--cases N] [--seed S]
            [--cotile BIN] [--out DIR]
     run.py --typed [--families algebra,small] ...
 
@@ -119,16 +119,18 @@ def main():
     source = ap.add_mutually_exclusive_group(required=True)
     source.add_argument("--cutlass", help="a CUTLASS checkout (its include/)")
     source.add_argument("--typed", action="store_true", help="compile against cotile's typed layer instead")
-    ap.add_argument("--families", help="default: algebra,small,copy,mma,fmha_gen_q (--typed: algebra,small)")
+    ap.add_argument("--families", help="default: algebra,small,swizzle,copy,mma,fmha_gen_q (--typed: algebra,small)")
     ap.add_argument("--cases", type=int, default=100, help="cases generated a family")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cxx", default="g++")
     ap.add_argument("--cotile", default=os.path.join(ROOT, "build", "bin", "cotile"))
     ap.add_argument("--out", help="keep the programs and the corpus lines here")
+    ap.add_argument("--min-printed", type=float, default=0.5,
+                    help="fail a family of which fewer cases than this share compile, run and print")
     a = ap.parse_args()
     out = a.out or tempfile.mkdtemp(prefix="cute_diff.")
     os.makedirs(out, exist_ok=True)
-    families = a.families or ("algebra,small" if a.typed else "algebra,small,copy,mma,fmha_gen_q")
+    families = a.families or ("algebra,small" if a.typed else "algebra,small,swizzle,copy,mma,fmha_gen_q")
     includes = TYPED_INCLUDES if a.typed else [f"-I{a.cutlass}/include", *CUDA_INCLUDES]
     against = "the typed layer" if a.typed else "CuTe"
     total_failed = 0
@@ -142,7 +144,7 @@ def main():
             header = "#include <exception>\n" + header
         src = os.path.join(out, f"{family}_{a.seed}.cpp")
         kept = compile_cases(bodies, header, src, includes, a.cxx)
-        lines, crashed = run_program(src[:-4], len(kept))
+        lines, crashed = run_program(src[:-4], len(kept)) if kept else ([], 0)
         corpus = os.path.join(out, f"{family}_{a.seed}.txt")
         with open(corpus, "w") as f:
             f.write("".join(line + "\n" for line in lines))
@@ -160,6 +162,9 @@ def main():
         for (line, op, args, expected), got in sorted(failed.items()):
             print(f"  FAIL {corpus}:{line} {op} {args}\n    CuTe:   {expected}\n    cotile: {got}")
         total_failed += len(failed)
+        if len(lines) < a.min_printed * len(bodies):
+            print(f"  FAIL {family}: only {len(lines)} of {len(bodies)} cases printed (--min-printed {a.min_printed})")
+            total_failed += 1
     return 1 if total_failed else 0
 
 
