@@ -4,7 +4,7 @@ C++ that computes and prints it through CuTe's API. Nothing here is checked: CuT
 refuses (run.py drops the cases that do not compile), and `cotile golden` judges the rest.
 
 A value is a tree of tuples: ("int", n, static) | ("tuple", [...]) | ("layout", shape, stride) |
-("tile", [...]); text() spells it as CuTe prints it, cpp() as CuTe's C++ builds it (a dynamic leaf
+("tile", [...]) | ("underscore",) (a tile's "leave this mode alone"); text() spells it as CuTe prints it, cpp() as CuTe's C++ builds it (a dynamic leaf
 through dyn(), which the compiler cannot see through)."""
 import random
 
@@ -14,6 +14,8 @@ SIZES = [1, 2, 2, 2, 3, 4, 4, 4, 5, 6, 8, 8, 12, 16, 32]
 def text(v):
     if isinstance(v, str):
         return v
+    if v[0] == "underscore":
+        return "_"
     if v[0] == "int":
         return ("_" if v[2] else "") + str(v[1])
     if v[0] == "layout":
@@ -22,6 +24,8 @@ def text(v):
 
 
 def cpp(v):
+    if v[0] == "underscore":
+        return "_"
     if v[0] == "int":
         return f"Int<{v[1]}>{{}}" if v[2] else f"dyn({v[1]})"
     if v[0] == "layout":
@@ -101,6 +105,19 @@ def print_body(op, args, expr):
 
 # --- algebra: composition, complement, inverses, coalesce, divides, products ------------------------
 
+
+def tile(r, a, ps):
+    """A tile for layout a: one element a mode (up to its rank), each a layout, an integer or `_`."""
+    modes = len(a[1][1]) if a[1][0] == "tuple" else 1
+
+    def element():
+        k = r.random()
+        if k < 0.5:
+            return layout(r, ps, 1, r.choice(["compact", "gappy"]))
+        return num(r, r.choice(SIZES), ps) if k < 0.8 else ("underscore",)
+
+    return ("tile", [element() for _ in range(r.randint(1, modes))])
+
 ALGEBRA = ["composition", "complement", "complement", "right_inverse", "left_inverse", "coalesce", "filter",
            "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product", "zipped_product",
            "tiled_product", "blocked_product", "raked_product", "max_common_vector", "max_common_layout"]
@@ -116,9 +133,8 @@ def algebra_case(r):
         args = [a] if r.random() < 0.5 else [a, num(r, r.choice([size(a) * k for k in (1, 2, 3, 4)] + [4 * r.choice(SIZES)]), ps)]
     elif op == "coalesce":
         args = [a] if r.random() < 0.6 else [a, a[1]]  # by a profile: mode by mode
-    elif op in ("composition", "logical_divide") and r.random() < 0.3:  # by a tile of layouts, mode by mode
-        modes = len(a[1][1]) if a[1][0] == "tuple" else 1
-        args = [a, ("tile", [layout(r, ps, 1, r.choice(["compact", "gappy"])) for _ in range(r.randint(1, modes))])]
+    elif r.random() < 0.3 and op not in ("max_common_vector", "max_common_layout"):  # by a tile, mode by mode
+        args = [a, tile(r, a, ps)]
     else:
         args = [a, layout(r, ps, r.choice([0, 1, 2]))]
     return print_body(op, args, f"{op}({', '.join(cpp(x) for x in args)})")
