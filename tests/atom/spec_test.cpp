@@ -166,14 +166,28 @@ TEST(TiledCopyErrors, StrictModeNamesTheDynamicDataLayout) {
 
 TEST(TiledCopyErrors, ElementTypeTheAtomDoesNotTake) {
   EXPECT_EQ(calc_error("copy_atom(copy.u32, float_e5m2_t)"), "");
-  EXPECT_EQ(
-      calc_error("mma_atom(SM100_MMA_F8F6F4_SS<half_t,half_t,float,128,64,K,K>)"),
-      "mma_atom: unknown MMA atom (F8F6F4 takes 8-bit types, F16BF16 16-bit ones) "
-      "'SM100_MMA_F8F6F4_SS<half_t,half_t,float,128,64,K,K>'\n"
-      "  known: SM80_16x8x16_F32F16F16F32_TN SM80_16x8x16_F32BF16BF16F32_TN SM89_16x8x32_F32E4M3E4M3F32_TN "
-      "SM89_16x8x32_F32E5M2E5M2F32_TN SM90_64xNx16_F32F16F16_SS<K|MN,K|MN> SM90_64xNx16_F32BF16BF16_SS<K|MN,K|MN> "
-      "SM90_64xNx32_F32E4M3E4M3_SS_TN SM90_64xNx32_F32E5M2E5M2_SS_TN "
-      "SM100_MMA_F16BF16_SS<A,B,float,M,N,K|MN,K|MN> SM100_MMA_F8F6F4_SS<A,B,float,M,N,K|MN,K|MN> UniversalFMA");
+  EXPECT_EQ(calc_error("mma_atom(SM100_MMA_F8F6F4_SS<half_t,half_t,float,128,64,K,K>)"),
+            "mma_atom: unknown MMA atom (F8F6F4 takes 8-bit types, F16BF16 16-bit ones) "
+            "'SM100_MMA_F8F6F4_SS<half_t,half_t,float,128,64,K,K>'\n"
+            "  known: SM80_16x8x16_F32F16F16F32_TN SM80_16x8x16_F16F16F16F16_TN SM80_16x8x16_F32BF16BF16F32_TN "
+            "SM89_16x8x32_{F32|F16}{E4M3|E5M2}{E4M3|E5M2}{F32|F16}_TN SM90_64xNx16_{F32|F16}F16F16_SS<K|MN,K|MN> "
+            "SM90_64xNx16_F32BF16BF16_SS<K|MN,K|MN> SM90_64xNx32_{F32|F16}{E4M3|E5M2}{E4M3|E5M2}_SS_TN "
+            "SM100_MMA_F16BF16_SS<A,B,float,M,N,K|MN,K|MN> SM100_MMA_F8F6F4_SS<A,B,float,M,N,K|MN,K|MN> UniversalFMA");
+}
+
+TEST(TiledCopyErrors, MmaAtomNamesAsCuteSpellsThem) {
+  // Accumulators in F16 and mixed fp8 operands are CuTe atoms of the same layouts.
+  EXPECT_EQ(calc_error("mma_atom(SM80_16x8x16_F16F16F16F16_TN)"), "");
+  EXPECT_EQ(calc_error("mma_atom(SM89_16x8x32_F16E4M3E5M2F16_TN)"), "");
+  EXPECT_EQ(calc_error("mma_atom(SM90_64x64x16_F16F16F16_SS<MN,K>)"), "");
+  EXPECT_EQ(calc_error("mma_atom(SM90_64x64x32_F32E5M2E4M3_SS_TN)"), "");
+  // CuTe has no bf16 atom accumulating in F16, no mixed 16-bit operands, no C type other than D's.
+  for (const char* bad :
+       {"SM80_16x8x16_F16BF16BF16F16_TN", "SM80_16x8x16_F32F16BF16F32_TN", "SM89_16x8x32_F32E4M3E4M3F16_TN",
+        "SM90_64x64x16_F16BF16BF16_SS<K,K>", "SM90_64x64x32_F32E4M3E4M3_SS<K,K>", "SM90_64x64x16_F32F16F16_SS_TN"}) {
+    const std::string e = calc_error(std::string("mma_atom(") + bad + ")");
+    EXPECT_EQ(e.substr(0, e.find('\n')), "mma_atom: unknown MMA atom '" + std::string(bad) + "'");
+  }
 }
 
 TEST(TiledCopyErrors, AtomOffsetsOutsideTheData) {

@@ -83,16 +83,17 @@ def copy_case(r):
 def _mma_atoms():
     """(corpus name, CuTe type, (M, N, K), threads) of the MMA atoms the corpus names, more N and majors."""
     out = []
-    for e in ("F16F16", "BF16BF16"):
-        out.append((f"SM80_16x8x16_F32{e}F32_TN", f"SM80_16x8x16_F32{e}F32_TN", (16, 8, 16), 32))
-    for e in ("E4M3E4M3", "E5M2E5M2"):
-        out.append((f"SM89_16x8x32_F32{e}F32_TN", f"SM89_16x8x32_F32{e}F32_TN", (16, 8, 32), 32))
+    fp8 = [a + b for a, b in itertools.product(("E4M3", "E5M2"), repeat=2)]
+    for e in ("F32F16F16F32", "F16F16F16F16", "F32BF16BF16F32"):
+        out.append((f"SM80_16x8x16_{e}_TN", f"SM80_16x8x16_{e}_TN", (16, 8, 16), 32))
+    for d, e in itertools.product(("F32", "F16"), fp8):
+        out.append((f"SM89_16x8x32_{d}{e}{d}_TN", f"SM89_16x8x32_{d}{e}{d}_TN", (16, 8, 32), 32))
     for n in (8, 16, 32, 64, 128, 256):
-        for e, ma, mb in itertools.product(("F16F16", "BF16BF16"), ("K", "MN"), ("K", "MN")):
-            out.append((f"SM90_64x{n}x16_F32{e}_SS<{ma},{mb}>",
-                        f"SM90::GMMA::MMA_64x{n}x16_F32{e}_SS<GMMA::Major::{ma}, GMMA::Major::{mb}>", (64, n, 16), 128))
-        for e in ("E4M3E4M3", "E5M2E5M2"):
-            out.append((f"SM90_64x{n}x32_F32{e}_SS_TN", f"SM90::GMMA::MMA_64x{n}x32_F32{e}_SS_TN", (64, n, 32), 128))
+        for e, ma, mb in itertools.product(("F32F16F16", "F16F16F16", "F32BF16BF16"), ("K", "MN"), ("K", "MN")):
+            out.append((f"SM90_64x{n}x16_{e}_SS<{ma},{mb}>",
+                        f"SM90::GMMA::MMA_64x{n}x16_{e}_SS<GMMA::Major::{ma}, GMMA::Major::{mb}>", (64, n, 16), 128))
+        for d, e in itertools.product(("F32", "F16"), fp8):
+            out.append((f"SM90_64x{n}x32_{d}{e}_SS_TN", f"SM90::GMMA::MMA_64x{n}x32_{d}{e}_SS_TN", (64, n, 32), 128))
     for m, n in itertools.product((64, 128), (64, 128, 256)):
         for a, ma in itertools.product(("half_t", "bfloat16_t"), ("K", "MN")):
             out.append((f"SM100_MMA_F16BF16_SS<{a},{a},float,{m},{n},{ma},K>",
