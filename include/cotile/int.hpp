@@ -50,6 +50,9 @@ inline constexpr int kMaxTape = 512;
 struct Tape {
   TapeNode node[kMaxTape] = {};
   int16_t n = 0;
+  // A precondition the symbolic values could not decide (shape_div's divisibility of a run-time
+  // value): the typed layer then runs the engine on the values at run time, as for a deferred law.
+  bool unchecked = false;
   COTILE_HD constexpr int16_t push(TapeOp op, TapeRef a, TapeRef b);
   // A new symbolic input: the run-time value of input slot `slot`.
   COTILE_HD constexpr Int input(int slot) {
@@ -59,6 +62,10 @@ struct Tape {
 };
 
 COTILE_HD constexpr bool is_symbolic(const Int& x) { return x.sym >= 0; }
+// A precondition on a and b that their symbolic values leave undecided: checked at run time.
+COTILE_HD constexpr void defer_check(const Int& a, const Int& b) {
+  if (Tape* t = a.tape ? a.tape : b.tape) t->unchecked = true;
+}
 // A value whose run-time number is known here (static, or an ordinary dynamic value).
 COTILE_HD constexpr bool is_known(const Int& x) { return x.is_static || x.sym < 0; }
 

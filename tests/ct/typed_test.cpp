@@ -134,6 +134,16 @@ TEST(Typed, IndexToCoordinateWithStridesAndIntegersPrint) {
   EXPECT_EQ(to_string(int(opaque(-7))), "-7");
 }
 
+TEST(Typed, PreconditionsOnRunTimeValuesAreChecked) {
+  // shape_div's divisibility cannot be decided on symbolic values: the engine checks it on the
+  // values, as it checks a deferred law (CuTe, unchecked, would round 3 / 4 up to 1).
+  EXPECT_EQ(to_string(shape_div(make_shape(opaque(1), opaque(8)), make_shape(opaque(6), opaque(4)))), "(1,2)");
+  EXPECT_THROW(shape_div(make_shape(opaque(1), opaque(3)), make_shape(opaque(6), opaque(4))), cotile::Error);
+  // A run-time divisor of 0 is an error, not a trap.
+  EXPECT_THROW(ceil_div(opaque(8), opaque(0)), cotile::Error);
+  EXPECT_THROW(idx2crd(opaque(5), make_shape(opaque(0), opaque(4))), cotile::Error);
+}
+
 TEST(Typed, DynamicValuesFlowThroughTheProgram) {
   for (int64_t ld : {64, 100, 1000}) {
     const auto l = make_layout(make_shape(_16{}, opaque(ld)), make_stride(opaque(ld), _1{}));

@@ -90,6 +90,12 @@ COTILE_HD COTILE_INLINE constexpr void run(const V* in, V* out) {
     }
     const V a = n.a.node >= 0 ? v[n.a.node] : V(n.a.value);
     const V b = n.b.node >= 0 ? v[n.b.node] : V(n.b.value);
+#if !defined(__CUDA_ARCH__)
+    // A run-time divisor of 0 (a dynamic extent of 0): the engine's error, not a trap.
+    if ((n.op == TapeOp::kDiv || n.op == TapeOp::kMod) && b == 0)
+      fail("typed layer", "division by zero: a run-time value divides by a run-time 0",
+           "give the extent a nonzero value", arg("dividend", int64_t(a)));
+#endif
     switch (n.op) {
       case TapeOp::kAdd: v[k] = a + b; break;
       case TapeOp::kSub: v[k] = a - b; break;

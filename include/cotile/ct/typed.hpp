@@ -260,15 +260,15 @@ struct Lifted<Op, Kinds<Ks...>, Ts...> {
     LawLog log;
     const auto r = configured<Op>(&log)(engine_arg<Ks, Ts>(&tape, SlotOffsets<Ts...>::at(int(Is)))...);
     Raw raw = make_raw(r, tape);
-    raw.law_deferred = log.deferred > 0;
+    raw.law_deferred = log.deferred > 0 || tape.unchecked;
     if (log.count > 0) raw.law.add(log.kept[0].message);
     return raw;
   }
   static constexpr Raw raw = eval(std::index_sequence_for<Ts...>{});
   // A law the static values violate: the compile error's first line is its message.
   static constexpr bool law_holds = Require<raw.law.n == 0, law_message<raw.law.n + 1>(raw.law)>::value;
-  // Laws that depend on dynamic values: checked on the host at run time (and on the device with
-  // COTILE_DEVICE_CHECKS), by the engine on the values.
+  // Laws and preconditions that depend on dynamic values: checked on the host at run time (and on
+  // the device with COTILE_DEVICE_CHECKS), by the engine on the values.
   static constexpr bool law_deferred = raw.law_deferred;
   template <size_t... Is>
   COTILE_HD static constexpr void check_law(const int64_t* vals, std::index_sequence<Is...>) {
