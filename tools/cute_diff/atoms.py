@@ -3,6 +3,7 @@ tiled copies and their partitions, MMA atoms, tiled MMAs and their partitions, a
 generation kernel's Q-load chain, printed field by field as the golden corpus has them."""
 import itertools
 
+import cases
 from cases import FAMILIES, cpp, text
 
 ELEM_BITS = {"half_t": 16, "bfloat16_t": 16, "float": 32, "float_e4m3_t": 8, "float_e5m2_t": 8}
@@ -239,3 +240,4 @@ def swizzle_case(r):
 
 
 FAMILIES["swizzle"] = swizzle_case
+SWIZZLE_HEADER = "#include <cute/swizzle_layout.hpp>\n#include <cute/tensor.hpp>\n" + cases.HEADER

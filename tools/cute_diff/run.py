@@ -4,7 +4,7 @@ listed.
 
     run.py --cutlass DIR [--families algebra,small,swizzle,copy,mma,fmha_gen_q] [--cases N] [--seed S]
            [--cotile BIN] [--out DIR]
-    run.py --typed [--families algebra,small] ...
+    run.py --typed [--families algebra,small,swizzle] ...
 
 
 For each family, N random cases (cases.py, atoms.py) are written as C++ against CuTe's API and
@@ -20,7 +20,7 @@ With --typed (no CUTLASS needed: ctest cute_diff_typed), the same programs compi
 cotile's typed layer through the rename-only shim of tests/cute_compat, and `cotile golden`
 checks the typed layer's prints against the engine: the two must agree on every value and on its
 static or dynamic kind. A case the typed layer refuses at run time (a cotile::Error) must be one
-the engine refuses too; one it refuses at compile time (a static law or precondition) is dropped
+the engine refuses too, and a value it prints where the engine refuses is a failure; one it refuses at compile time (a static law or precondition) is dropped
 and counted, as CuTe's are."""
 import argparse
 import json
@@ -39,6 +39,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 CUDA_INCLUDES = ["-I/usr/local/cuda/include", "-I/usr/local/cuda/include/cccl"]
 
 
+TYPED_FAMILIES = ("algebra", "small", "swizzle")
 TYPED_INCLUDES = ["-I" + os.path.join(ROOT, "tests", "cute_compat", "include"), "-I" + os.path.join(ROOT, "include")]
 
 
@@ -92,9 +93,11 @@ def run_program(exe, count):
     return lines, crashed
 
 
-def judge(path, cotile):
+def judge(path, cotile, typed=False):
     """`cotile golden --json` on the lines: (failed cases, law refusals, precondition refusals).
-    A typed-layer refusal (`!refused`) agrees when the engine's checked mode refuses too."""
+    A typed-layer refusal (`!refused`) agrees when the engine's checked mode refuses too; a value
+    the typed layer printed where the engine refuses a precondition is a failure (the typed layer
+    skipped the check)."""
     p = subprocess.run([cotile, "golden", "--json", path], capture_output=True, text=True)
     report = json.loads(p.stdout)
     failed, preconditions = {}, {}
@@ -105,7 +108,7 @@ def judge(path, cotile):
             if f["got"].startswith("(checked) ") and not got.startswith("error: "):
                 failed[key] = f["got"] + " (the typed layer refused)"
             continue
-        if got.startswith("error: ") and key not in failed:
+        if got.startswith("error: ") and key not in failed and not typed:
             preconditions[key] = got[len("error: "):].split("\n")[0]
         else:
             failed[key] = f["got"]
@@ -119,7 +122,7 @@ def main():
     source = ap.add_mutually_exclusive_group(required=True)
     source.add_argument("--cutlass", help="a CUTLASS checkout (its include/)")
     source.add_argument("--typed", action="store_true", help="compile against cotile's typed layer instead")
-    ap.add_argument("--families", help="default: algebra,small,swizzle,copy,mma,fmha_gen_q (--typed: algebra,small)")
+    ap.add_argument("--families", help="default: algebra,small,swizzle,copy,mma,fmha_gen_q (--typed: algebra,small,swizzle)")
     ap.add_argument("--cases", type=int, default=100, help="cases generated a family")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cxx", default="g++")
@@ -130,14 +133,14 @@ def main():
     a = ap.parse_args()
     out = a.out or tempfile.mkdtemp(prefix="cute_diff.")
     os.makedirs(out, exist_ok=True)
-    families = a.families or ("algebra,small" if a.typed else "algebra,small,swizzle,copy,mma,fmha_gen_q")
+    families = a.families or (",".join(TYPED_FAMILIES) if a.typed else "algebra,small,swizzle,copy,mma,fmha_gen_q")
     includes = TYPED_INCLUDES if a.typed else [f"-I{a.cutlass}/include", *CUDA_INCLUDES]
     against = "the typed layer" if a.typed else "CuTe"
     total_failed = 0
     for family in families.split(","):
-        if a.typed and family not in ("algebra", "small"):
-            raise SystemExit(f"--typed: the family {family} is spelled with CuTe's atom names, which the shim lacks")
-        header = cases.HEADER if family in ("algebra", "small") else atoms.HEADER
+        if a.typed and family not in TYPED_FAMILIES:
+            raise SystemExit(f"--typed: the family {family} is spelled with CuTe's atom headers, which the shim lacks")
+        header = {"algebra": cases.HEADER, "small": cases.HEADER, "swizzle": atoms.SWIZZLE_HEADER}.get(family, atoms.HEADER)
         bodies = cases.generate(family, a.cases, a.seed)
         if a.typed:
             bodies = [guarded(b) for b in bodies]
@@ -148,7 +151,7 @@ def main():
         corpus = os.path.join(out, f"{family}_{a.seed}.txt")
         with open(corpus, "w") as f:
             f.write("".join(line + "\n" for line in lines))
-        failed, refused, preconditions, typed_refusals = judge(corpus, a.cotile)
+        failed, refused, preconditions, typed_refusals = judge(corpus, a.cotile, a.typed)
         passed = len(lines) - len(failed) - len(refused) - len(preconditions) - typed_refusals
         ops = Counter(line.split("\t")[0] for line in lines)
         print(f"{family}: {len(bodies)} generated, {len(bodies) - len(kept)} refused by {against}'s compile-time checks, "
