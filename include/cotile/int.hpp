@@ -50,8 +50,8 @@ inline constexpr int kMaxTape = 512;
 struct Tape {
   TapeNode node[kMaxTape] = {};
   int16_t n = 0;
-  // A precondition the symbolic values could not decide (shape_div's divisibility of a run-time
-  // value): the typed layer then runs the engine on the values at run time, as for a deferred law.
+  // A precondition the symbolic values could not decide (decidable(), e.g. shape_div's divisibility
+  // of a run-time value): the typed layer then runs the engine on the values, as for a deferred law.
   bool unchecked = false;
   COTILE_HD constexpr int16_t push(TapeOp op, TapeRef a, TapeRef b);
   // A new symbolic input: the run-time value of input slot `slot`.
@@ -62,12 +62,15 @@ struct Tape {
 };
 
 COTILE_HD constexpr bool is_symbolic(const Int& x) { return x.sym >= 0; }
-// A precondition on a and b that their symbolic values leave undecided: checked at run time.
-COTILE_HD constexpr void defer_check(const Int& a, const Int& b) {
-  if (Tape* t = a.tape ? a.tape : b.tape) t->unchecked = true;
-}
 // A value whose run-time number is known here (static, or an ordinary dynamic value).
 COTILE_HD constexpr bool is_known(const Int& x) { return x.is_static || x.sym < 0; }
+// Whether a precondition on a and b can be decided here; when a symbolic value leaves it undecided,
+// its tape is marked and the typed layer checks it on the values at run time.
+COTILE_HD constexpr bool decidable(const Int& a, const Int& b) {
+  if (is_known(a) && is_known(b)) return true;
+  (a.tape ? a.tape : b.tape)->unchecked = true;
+  return false;
+}
 
 // Constructors by staticness: static_int(128) is CuTe's _128 (Int<128>), dynamic_int(128) the
 // run-time 128. (The typed layer's _128 and Int<128> are the compile-time spellings.)

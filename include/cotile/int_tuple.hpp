@@ -238,8 +238,7 @@ COTILE_HD constexpr IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
   if (b.is_tuple()) return shape_div(a, int_tuple(product(b)));
   const Int x = a.value(), y = b.value();
   if (y.value == 0) fail("shape_div", "division by zero", nullptr, arg("a", a), arg("b", b));
-  if (!is_known(x) || !is_known(y)) defer_check(x, y);
-  else if (x.value % y.value != 0 && y.value % x.value != 0)
+  if (decidable(x, y) && x.value % y.value != 0 && y.value % x.value != 0)
     fail("shape_div", "divisibility condition a % b == 0 or b % a == 0 violated", nullptr, arg("a", a), arg("b", b));
   return int_tuple(ceil_div(x, y));
 }

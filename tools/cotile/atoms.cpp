@@ -76,15 +76,18 @@ MmaTraits parse_mma(const std::string& s, const std::string& op) {
     return mma_traits(MmaFamily::kUniversalFma, Elem::kFloat, Elem::kFloat, 1, 1);
   auto fp8 = [](const std::string& t) { return t == "E4M3" || t == "E5M2"; };
   auto accumulator = [](const std::string& t) { return t == "F32" || t == "F16"; };
+  // 16-bit operands A = B, accumulating in D: half_t in F32 or F16, bfloat16_t in F32 only.
+  auto sixteen_bit = [](const std::string& d, const std::string& a, const std::string& b) {
+    return a == b && (a == "F16" || (a == "BF16" && d == "F32"));
+  };
   // SM80_16x8x16_DABC_TN, SM89_16x8x32_DABC_TN: D = C (F32 or F16); 16-bit A = B (F16 accumulates only
   // half_t), or 8-bit A and B of either kind. The accumulator's type leaves the layouts as they are.
   for (const bool sm89 : {false, true}) {
     const std::string prefix = sm89 ? "SM89_16x8x32_" : "SM80_16x8x16_";
     if (s.rfind(prefix, 0) != 0 || s.size() < prefix.size() + 3 || s.compare(s.size() - 3, 3, "_TN") != 0) continue;
     const std::vector<std::string> t = name_types(s.substr(prefix.size(), s.size() - prefix.size() - 3));
-    const bool ok =
-        t.size() == 4 && t[0] == t[3] && accumulator(t[0]) &&
-        (sm89 ? fp8(t[1]) && fp8(t[2]) : t[1] == t[2] && (t[1] == "F16" || (t[1] == "BF16" && t[0] == "F32")));
+    const bool ok = t.size() == 4 && t[0] == t[3] && accumulator(t[0]) &&
+                    (sm89 ? fp8(t[1]) && fp8(t[2]) : sixteen_bit(t[0], t[1], t[2]));
     if (!ok) unknown(op, "MMA atom", s, known);
     return mma_traits(sm89 ? MmaFamily::kSm89_16x8x32 : MmaFamily::kSm80_16x8x16, type_elem(t[1]), type_elem(t[2]), 16,
                       8);
@@ -108,7 +111,7 @@ MmaTraits parse_mma(const std::string& s, const std::string& op) {
     if (std::sscanf(base.c_str(), "SM90_64x%dx%d_%63[A-Z0-9]%15s", &n, &k, types, tail) != 4)
       unknown(op, "MMA atom", s, known);
     const std::vector<std::string> t = name_types(types);
-    const bool sixteen = t.size() == 3 && t[1] == t[2] && (t[1] == "F16" || (t[1] == "BF16" && t[0] == "F32"));
+    const bool sixteen = t.size() == 3 && sixteen_bit(t[0], t[1], t[2]);
     const bool eight = t.size() == 3 && fp8(t[1]) && fp8(t[2]);
     if (!accumulator(t.empty() ? "" : t[0]) || !(sixteen || eight) || std::string(tail) != (eight ? "_SS_TN" : "_SS"))
       unknown(op, "MMA atom", s, known);

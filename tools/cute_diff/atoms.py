@@ -4,7 +4,7 @@ generation kernel's Q-load chain, printed field by field as the golden corpus ha
 import itertools
 
 import cases
-from cases import FAMILIES, cpp, text
+from cases import FAMILIES, cpp, head, text
 
 ELEM_BITS = {"half_t": 16, "bfloat16_t": 16, "float": 32, "float_e4m3_t": 8, "float_e5m2_t": 8}
 # corpus name -> (CuTe's copy operation, bits a thread moves, threads of the atom)
@@ -43,10 +43,6 @@ def _fields(pairs):
     return " ".join(f'field("{k}", {v});' for k, v in pairs)
 
 
-def _head(op, args):
-    return 'printf("' + "\\t".join([op] + [text(a) for a in args] + ["=>"]) + '");'
-
-
 def copy_case(r):
     name = r.choice(list(COPY))
     op, bits, threads = COPY[name]
@@ -55,7 +51,7 @@ def copy_case(r):
     if kind == "copy_atom":
         t = f"Copy_Atom<{op}, {elem}>"
         tr = f"Copy_Traits<{op}>"
-        return _head(kind, [name, elem]) + _fields(
+        return head(kind, [name, elem]) + _fields(
             [("ThrID", f"typename {t}::ThrID{{}}"), ("ValLayoutSrc", f"typename {t}::ValLayoutSrc{{}}"),
              ("ValLayoutDst", f"typename {t}::ValLayoutDst{{}}"), ("ValLayoutRef", f"typename {t}::ValLayoutRef{{}}"),
              ("SrcLayout_bits", f"typename {tr}::SrcLayout{{}}"), ("DstLayout_bits", f"typename {tr}::DstLayout{{}}"),
@@ -69,12 +65,12 @@ def copy_case(r):
     thr, val = _matrix(r, tm, tn), _matrix(r, vm, vn)
     setup = f"auto tc = make_tiled_copy(Copy_Atom<{op}, {elem}>{{}}, {cpp(thr)}, {cpp(val)}); using TC = decltype(tc);"
     if kind == "make_tiled_copy":
-        return _head(kind, [name, elem, thr, val]) + setup + _fields(
+        return head(kind, [name, elem, thr, val]) + setup + _fields(
             [("tiler", "typename TC::Tiler_MN{}"), ("layout_tv", "typename TC::TiledLayout_TV{}"),
              ("layoutS_TV", "tc.get_layoutS_TV()"), ("layoutD_TV", "tc.get_layoutD_TV()")])
     tensor = _tensor(r, tm * vm * r.choice([1, 2, 4]), tn * vn * r.choice([1, 2]))
     thread = _int(r.randrange(tm * tn), False)
-    return _head(kind, [name, elem, thr, val, tensor, thread]) + setup + (
+    return head(kind, [name, elem, thr, val, tensor, thread]) + setup + (
         f" static {elem} buf[1 << 16]; auto t = make_tensor(make_gmem_ptr(buf), {cpp(tensor)});"
         f" auto th = tc.get_slice(dyn({thread[1]})); auto S = th.partition_S(t); auto D = th.partition_D(t);"
         ' field("S", S.layout()); printf("\\tS_offset=%d", int(S.data().get() - buf));'
@@ -116,7 +112,7 @@ def mma_case(r):
                      "mma_partition_C"])
     if kind == "mma_atom":
         t = f"MMA_Atom<{ctype}>"
-        return _head(kind, [name]) + _fields(
+        return head(kind, [name]) + _fields(
             [("Shape_MNK", f"typename {t}::Shape_MNK{{}}"), ("ThrID", f"typename {t}::ThrID{{}}"),
              ("ALayout", f"typename {t}::LayoutA_TV{{}}"), ("BLayout", f"typename {t}::LayoutB_TV{{}}"),
              ("CLayout", f"typename {t}::LayoutC_TV{{}}")])
@@ -127,7 +123,7 @@ def mma_case(r):
              ("tuple", [_int(sm if am > 1 else 0), _int(sn if an > 1 else 0), _int(0)]))
     setup = f"auto m = make_tiled_mma({ctype}{{}}, {cpp(atoms)});"
     if kind == "make_tiled_mma":
-        return _head(kind, [name, atoms]) + setup + _fields(
+        return head(kind, [name, atoms]) + setup + _fields(
             [("tile_mnk", "tile_shape(m)"), ("thr_layout_vmnk", "m.get_thr_layout_vmnk()"),
              ("layoutA_TV", "m.get_layoutA_TV()"), ("layoutB_TV", "m.get_layoutB_TV()"),
              ("layoutC_TV", "m.get_layoutC_TV()")])
@@ -135,7 +131,7 @@ def mma_case(r):
     rows, cols = {"A": (mnk[0] * am, mnk[2]), "B": (mnk[1] * an, mnk[2]), "C": (mnk[0] * am, mnk[1] * an)}[x]
     tensor = _tensor(r, rows * r.choice([1, 2]), cols * r.choice([1, 2, 4]))
     thread = _int(r.randrange(threads * am * an), False)
-    return _head(kind, [name, atoms, tensor, thread]) + setup + (
+    return head(kind, [name, atoms, tensor, thread]) + setup + (
         f" static float buf[1 << 18]; auto t = make_tensor(make_gmem_ptr(buf), {cpp(tensor)});"
         f" auto p = m.get_slice(dyn({thread[1]})).partition_{x}(t);"
         f' field("thrfrg_{x}", m.thrfrg_{x}(t.layout())); field("partition_{x}", p.layout());'
@@ -153,7 +149,7 @@ def fmha_gen_q_case(r):
     atom = ("layout", ("tuple", [("tuple", [_int(t1), _int(t2)]), _int(v)]),
             ("tuple", [("tuple", [_int(s1 if t1 > 1 else 0), _int(s1 * t1)]), _int(1)]))
     umma = "F16BF16" if ELEM_BITS[elem] == 16 else "F8F6F4"
-    return _head("fmha_gen_q", [elem, _int(d), _int(m), atom]) + (
+    return head("fmha_gen_q", [elem, _int(d), _int(m), atom]) + (
         f" static {elem} buf[{m * d}];"
         f" auto gQ = make_tensor(make_gmem_ptr(buf), make_layout(make_shape(Int<{m}>{{}}, Int<{d}>{{}}),"
         f" make_stride(dyn({d}), _1{{}})));"
@@ -210,14 +206,14 @@ def swizzle_case(r):
     kind = r.choice(["swizzle_apply", "swizzle_compose", "tile_to_shape", "tile_to_shape"])
     if kind == "swizzle_apply":
         xs = sorted(r.sample(range(1024), 16))
-        return _head(kind, [sw, "(" + ",".join(map(str, xs)) + ")"]) + 'printf("\\t");' + _values_at(sw_cpp, xs)
+        return head(kind, [sw, "(" + ",".join(map(str, xs)) + ")"]) + 'printf("\\t");' + _values_at(sw_cpp, xs)
     if kind == "swizzle_compose":
         rows, cols = r.choice([1, 2, 4, 8, 16]), r.choice([8, 16, 32, 64])
         static = r.random() < 0.6
         lay = ("layout", ("tuple", [_int(rows, static), _int(cols, static)]),
                ("tuple", [_int(cols), _int(1)]) if r.random() < 0.5 else ("tuple", [_int(1), _int(rows)]))
         xs = sorted(r.sample(range(rows * cols), min(16, rows * cols)))
-        return _head(kind, [sw, lay, "(" + ",".join(map(str, xs)) + ")"]) + (
+        return head(kind, [sw, lay, "(" + ",".join(map(str, xs)) + ")"]) + (
             f" auto c = composition({sw_cpp}, {cpp(lay)});" + ' printf("\\tlayout="); print(c); printf("\\toffsets=");'
             + _values_at("c", xs))
     rows, cols = r.choice([8, 16, 32, 64]), r.choice([8, 16, 32, 64])
@@ -234,7 +230,7 @@ def swizzle_case(r):
     for x in target[1]:
         n *= x[1]
     xs = sorted(r.sample(range(n), min(16, n)))
-    return _head(kind, [atom_text, target, order]) + (
+    return head(kind, [atom_text, target, order]) + (
         f" auto t = tile_to_shape(composition({sw_cpp}, {cpp(atom)}), {cpp(target)}, {cpp(order)});"
         ' printf("\\tlayout="); print(t); printf("\\toffsets=");' + _values_at("t", xs))
 

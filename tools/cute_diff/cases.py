@@ -97,10 +97,14 @@ def p_static(r):
     return r.choice([1.0, 1.0, 0.7, 0.3, 0.0])
 
 
+def head(op, args):
+    """C++ that prints a corpus line's start: `op<TAB>args<TAB>=>`."""
+    return 'printf("' + "\\t".join([op] + [text(a) for a in args] + ["=>"]) + '");'
+
+
 def print_body(op, args, expr):
     """C++ that prints `op<TAB>args<TAB>=><TAB>` and then CuTe's print of expr."""
-    head = "\\t".join([op] + [text(a) for a in args] + ["=>"])
-    return f'printf("{head}\\t"); print({expr});'
+    return head(op, args) + f' printf("\\t"); print({expr});'
 
 
 # --- algebra: composition, complement, inverses, coalesce, divides, products ------------------------

@@ -100,20 +100,21 @@ def judge(path, cotile, typed=False):
     skipped the check)."""
     p = subprocess.run([cotile, "golden", "--json", path], capture_output=True, text=True)
     report = json.loads(p.stdout)
-    failed, preconditions = {}, {}
-    for f in report["failures"]:
+    failed, preconditions, typed_refusals = {}, {}, 0
+    for f in report["failures"]:  # each case's CuTe-mode and checked-mode failures
         key = (f["line"], f["op"], f["args"], f["expected"])
-        got = re.sub(r"^\((as CuTe|checked)\) ", "", f["got"])
-        if f["expected"] == "!refused":
-            if f["got"].startswith("(checked) ") and not got.startswith("error: "):
+        mode, got = re.match(r"^\((as CuTe|checked)\) (.*)", f["got"], re.S).groups()
+        refused = got.startswith("error: ")
+        if f["expected"] == "!refused":  # judged by the engine's checked mode alone
+            if mode == "checked" and refused:
+                typed_refusals += 1
+            elif mode == "checked":
                 failed[key] = f["got"] + " (the typed layer refused)"
-            continue
-        if got.startswith("error: ") and key not in failed and not typed:
+        elif refused and key not in failed and not typed:
             preconditions[key] = got[len("error: "):].split("\n")[0]
         else:
             failed[key] = f["got"]
             preconditions.pop(key, None)
-    typed_refusals = sum(1 for f in report["failures"] if f["expected"] == "!refused" and f["got"].startswith("(checked) error: "))
     return failed, report["refused"], preconditions, typed_refusals
 
 

@@ -75,7 +75,7 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
     if (curr_shape.value <= 0)
       fail("composition", "the lhs has a mode of size <= 0", "shapes must be positive", arg("lhs", orig_lhs),
            arg("lhs mode", Layout{int_tuple(curr_shape), int_tuple(curr_stride)}));
-    if (is_known(abs_rest) && abs_rest.value == 0)
+    if (decidable(abs_rest, abs_rest) && abs_rest.value == 0)
       fail("composition", "the rhs stride is a run-time 0, which no lhs mode can divide",
            "use a static _0 stride for broadcast modes", arg("lhs", orig_lhs), arg("rhs", rhs));
     if (rest_stride.is_static && curr_shape.is_static &&
