@@ -215,4 +215,25 @@ COTILE_HD constexpr Int lcm(const Int& a, const Int& b) {
   return abs(a) / gcd(a, b) * abs(b);
 }
 
+// One tape node's operation on concrete values, through the operators above and so with their
+// checks (64-bit overflow, division by zero): how the typed layer's host replay computes a node.
+COTILE_HD constexpr Int apply(TapeOp op, const Int& a, const Int& b) {
+  switch (op) {
+    case TapeOp::kAdd: return a + b;
+    case TapeOp::kSub: return a - b;
+    case TapeOp::kMul: return a * b;
+    case TapeOp::kDiv: return a / b;
+    case TapeOp::kMod: return a % b;
+    case TapeOp::kMin: return min(a, b);
+    case TapeOp::kMax: return max(a, b);
+    case TapeOp::kAbs: return abs(a);
+    case TapeOp::kSignum: return signum(a);
+    case TapeOp::kEq: return equal(a, b);
+    case TapeOp::kLt: return less(a, b);
+    case TapeOp::kAnd: return logical_and(a, b);
+    case TapeOp::kOr: return logical_or(a, b);
+    default: return a;  // kInput: the input itself
+  }
+}
+
 }  // namespace cotile

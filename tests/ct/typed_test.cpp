@@ -144,6 +144,48 @@ TEST(Typed, PreconditionsOnRunTimeValuesAreChecked) {
   EXPECT_THROW(idx2crd(opaque(5), make_shape(opaque(0), opaque(4))), cotile::Error);
 }
 
+namespace {
+// The message of the error `f` throws ("" if none).
+template <class F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const cotile::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(Typed, RunTimeArithmeticOverflowIsAnError) {
+  // Computed in int, as CuTe computes with int arguments: where its arithmetic would wrap, the
+  // host's replay refuses; with int64_t arguments the same values are exact.
+  const int big = int(opaque(2'000'000'000));
+  EXPECT_EQ(ceil_div(int64_t(big), int64_t(big)), 1);
+  EXPECT_EQ(error_of([&] { (void)ceil_div(big, big); }),
+            "typed layer: 32-bit overflow: a run-time result does not fit the int its arguments are computed in\n"
+            "  operation = a + b\n"
+            "  a = 2000000000\n"
+            "  b = 2000000000\n"
+            "  exact result = 4000000000\n"
+            "  fix: pass the run-time values as int64_t");
+  // A static layout at a run-time int index: the offset 1024 * 2^22 + 3906 is past int.
+  const auto l = make_layout(make_shape(_4096{}, _4096{}), make_stride(Int<4194304>{}, _1{}));
+  EXPECT_EQ(l(opaque(16'000'000)), 4294971202);
+  EXPECT_NE(error_of([&] { (void)l(int(opaque(16'000'000))); }).find("32-bit overflow"), std::string::npos);
+  EXPECT_EQ(l(int(opaque(819'700))), 2'097'152'200);  // 500 * 2^22 + 200: within int
+  // 64-bit: the engine's own check, on the values.
+  EXPECT_EQ(error_of([&] { (void)(opaque(int64_t(1) << 62) * _4{}); }), "integer arithmetic: 64-bit overflow in a * b\n"
+                                                                        "  a = 4611686018427387904\n"
+                                                                        "  b = 4\n"
+                                                                        "  fix: use smaller shapes or strides");
+  // An argument its operation's integer type cannot hold.
+  EXPECT_EQ(error_of([&] { (void)ceil_div(uint64_t(opaque(-1)), int64_t(2)); }),
+            "typed layer: a run-time integer does not fit the integer type its operation computes in\n"
+            "  value = 18446744073709551615\n"
+            "  fix: pass values below 2^63 as int64_t");
+}
+
 TEST(Typed, DynamicValuesFlowThroughTheProgram) {
   for (int64_t ld : {64, 100, 1000}) {
     const auto l = make_layout(make_shape(_16{}, opaque(ld)), make_stride(opaque(ld), _1{}));

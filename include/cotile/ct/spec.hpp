@@ -74,10 +74,20 @@ struct Program {
   static constexpr int nodes = N, outs = M;
 };
 
+// The text of a node's operation, for the replay's error.
+constexpr const char* op_text(TapeOp op) {
+  constexpr const char* text[] = {"an input",  "a + b",  "a - b",     "a * b",  "a / b", "a % b",  "min(a, b)",
+                                  "max(a, b)", "abs(a)", "signum(a)", "a == b", "a < b", "a && b", "a || b"};
+  return text[int(op)];
+}
+
 // Run a program: inputs in `in`, the outputs written to `out`. The loop has a constant trip
 // count over constant nodes, so the compiler reduces it to the operations themselves.
 // The arithmetic runs in V: the arguments' integer type (int when every dynamic input is an int,
-// as CuTe computes with its inputs' types; int64_t as soon as one is 64-bit).
+// as CuTe computes with its inputs' types; int64_t as soon as one is 64-bit). On the host each
+// node runs through the engine's checked operations (apply, int.hpp) and must fit V: where CuTe's
+// int arithmetic would wrap silently, the replay fails naming the operation and its operands.
+// On the device the arithmetic is V's own, unchecked.
 template <auto P, class V = int64_t>
 COTILE_HD COTILE_INLINE constexpr void run(const V* in, V* out) {
   V v[std::remove_cvref_t<decltype(P)>::nodes > 0 ? std::remove_cvref_t<decltype(P)>::nodes : 1] = {};
@@ -95,7 +105,13 @@ COTILE_HD COTILE_INLINE constexpr void run(const V* in, V* out) {
     if ((n.op == TapeOp::kDiv || n.op == TapeOp::kMod) && b == 0)
       fail("typed layer", "division by zero: a run-time value divides by a run-time 0",
            "give the extent a nonzero value", arg("dividend", int64_t(a)));
-#endif
+    const int64_t r = apply(n.op, dynamic_int(int64_t(a)), dynamic_int(int64_t(b))).value;
+    if (r != int64_t(V(r)))
+      fail("typed layer", "32-bit overflow: a run-time result does not fit the int its arguments are computed in",
+           "pass the run-time values as int64_t", arg("operation", op_text(n.op)), arg("a", int64_t(a)),
+           arg("b", int64_t(b)), arg("exact result", r));
+    v[k] = V(r);
+#else
     switch (n.op) {
       case TapeOp::kAdd: v[k] = a + b; break;
       case TapeOp::kSub: v[k] = a - b; break;
@@ -112,6 +128,7 @@ COTILE_HD COTILE_INLINE constexpr void run(const V* in, V* out) {
       case TapeOp::kOr: v[k] = (a != 0) || (b != 0); break;
       default: break;
     }
+#endif
   }
   COTILE_UNROLL
   for (int k = 0; k < std::remove_cvref_t<decltype(P)>::outs; ++k) out[k] = v[P.out[k]];
