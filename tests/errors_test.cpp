@@ -27,6 +27,28 @@ TEST(Errors, NonDivisibleShape) {
             "  fix: choose an rhs shape that splits evenly across the lhs modes");
 }
 
+TEST(Errors, NegativeExtent) {
+  // A layout's shape counts coordinates: a negative extent is refused where it is written, and
+  // where an operation would make a layout of it (CuTe computes sizes and cosizes from it).
+  EXPECT_EQ(calc_error("(4,-8):(1,4)"), "parse: expected a shape of extents >= 0 (an extent counts coordinates) at "
+                                        "column 4, found '-'\n"
+                                        "  (4,-8):(1,4)\n"
+                                        "     ^");
+  EXPECT_EQ(calc_error("make_layout((4,-8))"), "make_layout: a layout's shape must not be negative: an extent counts "
+                                               "coordinates\n"
+                                               "  shape = (4,-8)\n"
+                                               "  fix: give every mode a size >= 0");
+  EXPECT_EQ(calc_error("composition(16:1, -4)"), "composition: make_layout: a layout's shape must not be negative: an "
+                                                 "extent counts coordinates\n"
+                                                 "  shape = -4\n"
+                                                 "  fix: give every mode a size >= 0");
+  EXPECT_EQ(calc_error("tile_to_shape(2:1, (-2,4))"), "tile_to_shape: a layout's shape must not be negative: an extent "
+                                                      "counts coordinates\n"
+                                                      "  shape = (-2,4)\n"
+                                                      "  fix: give every mode a size >= 0");
+  EXPECT_EQ(calc("make_layout(0:1)"), "(0):(1)");  // 0 is an empty mode
+}
+
 TEST(Errors, NonInjectiveComplement) {
   EXPECT_EQ(calc_error("complement((_4,_4):(_1,_2))"), "complement: the layout is not injective (two modes overlap)\n"
                                                        "  layout = (_4,_4):(_1,_2)\n"

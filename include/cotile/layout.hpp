@@ -24,18 +24,38 @@ inline std::string to_string(const Layout& l) { return to_string(l.shape) + ":" 
 
 // --- construction ---------------------------------------------------------------------------
 
-// make_layout(S, D). Requires: S and D congruent.
+// A layout's shape counts coordinates: every extent is >= 0 (0 makes an empty layout). A negative
+// extent has no coordinates to count (CuTe, unchecked, computes sizes and cosizes from it).
+// A run-time extent the typed layer cannot see here is checked on its value at run time.
+COTILE_HD constexpr void check_extents(const char* op, const IntTuple& s) {
+  for (int k = 0; k < s.num_leaves(); ++k) {
+    const Int x = s.leaf_at(k);
+    if (decidable(x, x) && x.value < 0)
+      fail(op, "a layout's shape must not be negative: an extent counts coordinates", "give every mode a size >= 0",
+           arg("shape", s));
+  }
+}
+
+// make_layout(S, D). Requires: S and D congruent; S >= 0.
 COTILE_HD constexpr Layout make_layout(const IntTuple& s, const IntTuple& d) {
   if (!is_congruent(s, d))
     fail("make_layout", "shape and stride must be congruent", nullptr, arg("shape", s), arg("stride", d));
+  check_extents("make_layout", s);
   return Layout{s, d};
 }
 // make_layout(S): compact column-major strides (a static _1 mode gets stride _0).
-COTILE_HD constexpr Layout make_layout(const IntTuple& s) { return Layout{s, compact_col_major(s)}; }
+COTILE_HD constexpr Layout make_layout(const IntTuple& s) {
+  check_extents("make_layout", s);
+  return Layout{s, compact_col_major(s)};
+}
 // make_layout_right(S): compact row-major strides (LayoutRight).
-COTILE_HD constexpr Layout make_layout_right(const IntTuple& s) { return Layout{s, compact_row_major(s)}; }
+COTILE_HD constexpr Layout make_layout_right(const IntTuple& s) {
+  check_extents("make_layout_right", s);
+  return Layout{s, compact_row_major(s)};
+}
 // make_ordered_layout(S, O): compact strides increasing in the order given by O.
 COTILE_HD constexpr Layout make_ordered_layout(const IntTuple& s, const IntTuple& o) {
+  check_extents("make_ordered_layout", s);
   return Layout{s, compact_order(s, o)};
 }
 

@@ -24,7 +24,7 @@ using Tile = Tree<TileLeaf, kMaxTileLeaves, kMaxTileNodes>;
 
 COTILE_HD constexpr Tile tile_underscore() { return Tile::leaf(TileLeaf{TileLeaf::kUnderscore, Layout{}}); }
 COTILE_HD constexpr Tile tile_int(const Int& n) {
-  return Tile::leaf(TileLeaf{TileLeaf::kInt, Layout{int_tuple(n), int_tuple(static_int(1))}});
+  return Tile::leaf(TileLeaf{TileLeaf::kInt, make_layout(int_tuple(n), int_tuple(static_int(1)))});
 }
 COTILE_HD constexpr Tile tile_layout(const Layout& l) { return Tile::leaf(TileLeaf{TileLeaf::kLayout, l}); }
 

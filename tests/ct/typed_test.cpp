@@ -142,6 +142,10 @@ TEST(Typed, PreconditionsOnRunTimeValuesAreChecked) {
   // A run-time divisor of 0 is an error, not a trap.
   EXPECT_THROW(ceil_div(opaque(8), opaque(0)), cotile::Error);
   EXPECT_THROW(idx2crd(opaque(5), make_shape(opaque(0), opaque(4))), cotile::Error);
+  // A layout's extents are >= 0: a run-time negative one is refused on its value.
+  EXPECT_EQ(to_string(make_layout(make_shape(opaque(4), opaque(0)))), "(4,0):(_1,4)");
+  EXPECT_THROW(make_layout(make_shape(opaque(4), opaque(-8))), cotile::Error);
+  EXPECT_THROW(logical_divide(make_layout(_16{}), opaque(-4)), cotile::Error);
 }
 
 namespace {

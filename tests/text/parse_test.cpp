@@ -51,7 +51,8 @@ TEST(Text, ParsesEveryKindOfValue) {
   EXPECT_EQ(text::parse("Sw<3,4,3>").kind, text::Value::kSwizzle);
   EXPECT_EQ(text::parse("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").kind, text::Value::kComposed);
   EXPECT_EQ(text::parse("((_2,_64):(_64,_1),(2):(_1),_)").kind, text::Value::kTuple);
-  EXPECT_EQ(str(L("(_-2,3):(-4,_-1)")), "(_-2,3):(-4,_-1)");
+  EXPECT_EQ(str(L("(_2,3):(-4,_-1)")), "(_2,3):(-4,_-1)");
+  EXPECT_EQ(text::to_string(text::parse("(_-2,3)")), "(_-2,3)");  // a tuple may be negative, a shape not
 }
 
 TEST(Text, ParseErrorsShowTheColumn) {

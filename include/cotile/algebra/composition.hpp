@@ -143,7 +143,7 @@ COTILE_HD constexpr Layout composition(const Layout& a, const Layout& b, Options
 
 // composition(A, n) for an integer n: the first n elements of A, i.e. A o (n:_1).
 COTILE_HD constexpr Layout composition(const Layout& a, const Int& n, Options opt = {}) {
-  return composition(a, Layout{int_tuple(n), int_tuple(static_int(1))}, opt);
+  return composition(a, make_layout(int_tuple(n), int_tuple(static_int(1))), opt);
 }
 
 // composition(A, T) for a tile: mode k of A composed with T_k ('_' keeps it); the modes of A

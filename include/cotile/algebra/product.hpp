@@ -57,13 +57,14 @@ COTILE_HD constexpr Layout raked_product(const Layout& a, const Layout& b, Optio
 // tile_to_shape(A, S, O): A repeated to cover shape S, the repetitions ordered by O
 // (column-major when O is absent): blocked_product(A', make_ordered_layout(ceil_div(S', s(A')), O))
 // with A' = A padded to rank(S), S' = product_each(S), s(A') = product_each(shape(A')).
-// Requires rank(A) <= rank(S); when S is static, S' evenly divided by s(A').
+// Requires rank(A) <= rank(S), S >= 0; when S is static, S' evenly divided by s(A').
 COTILE_HD constexpr Layout tile_to_shape(const Layout& block, const IntTuple& trg, const IntTuple* order = nullptr,
                                          Options opt = {}) {
   const int r = trg.rank();
   if (block.rank() > r)
     fail("tile_to_shape", "the block has more modes than the target shape", nullptr, arg("block", block),
          arg("shape", trg));
+  check_extents("tile_to_shape", trg);
   const Layout padded = append_to_rank(block, r);
   const IntTuple block_shape = product_each(padded.shape), target_shape = product_each(trg);
   for (int i = 0; i < r; ++i) {

@@ -87,6 +87,13 @@ class Parser {
       skip_ws();
       error("a stride congruent to the shape " + cotile::to_string(s));
     }
+    for (int k = 0; k < s.num_leaves(); ++k) {
+      if (s.leaf_at(k).value >= 0) continue;
+      // (at the shape's first minus sign: the negative extent where it is written as a number)
+      const size_t minus = src_.substr(start, rhs_at - start).find('-');
+      pos_ = minus == std::string_view::npos ? start : start + minus;
+      error("a shape of extents >= 0 (an extent counts coordinates)");
+    }
     return Value::of(Layout{s, d});
   }
 
