@@ -14,13 +14,14 @@ corpus line (op, arguments, CuTe's printed result), and `cotile golden` checks t
 mode must print the same text, the checked mode the same or a refusal naming the law CuTe's result
 breaks. A case cotile refuses for a violated precondition where CuTe, unchecked, printed a result
 (a run-time value: CuTe's checks of those are compiled out) is listed with cotile's message, for a
-reader to confirm; it is not a failure. Exit status 1 when any case failed.
+reader to confirm; so is a case that crashes CuTe's program (a run-time division by zero), with
+what `cotile calc` says of it. Neither is a failure. Exit status 1 when any case failed.
 
 With --typed (no CUTLASS needed: ctest cute_diff_typed), the same programs compile against
 cotile's typed layer through the rename-only shim of tests/cute_compat, and `cotile golden`
 checks the typed layer's prints against the engine: the two must agree on every value and on its
 static or dynamic kind. A case the typed layer refuses at run time (a cotile::Error) must be one
-the engine refuses too, and a value it prints where the engine refuses is a failure; one it refuses at compile time (a static law or precondition) is dropped
+the engine refuses too, and a value it prints where the engine refuses, or a crash, is a failure; one it refuses at compile time (a static law or precondition) is dropped
 and counted, as CuTe's are."""
 import argparse
 import json
@@ -80,8 +81,8 @@ def compile_cases(bodies, header, path, includes, cxx):
 
 
 def run_program(exe, count):
-    """The corpus lines the program prints; a case that crashes is skipped (and counted)."""
-    lines, start, crashed = [], 0, 0
+    """The corpus lines the program prints, and the indices of the cases that crashed (skipped)."""
+    lines, start, crashed = [], 0, []
     while start < count:
         p = subprocess.run([exe, str(start)], capture_output=True, text=True, timeout=300)
         lines += [line for line in p.stdout.splitlines() if "\t=>\t" in line and not line.endswith("\t=>\t")]
@@ -89,8 +90,25 @@ def run_program(exe, count):
             break
         ran = [int(x) for x in re.findall(r"@(\d+)", p.stderr)]
         start = (ran[-1] if ran else start) + 1
-        crashed += 1
+        crashed.append(start - 1)
     return lines, crashed
+
+
+def crashed_heads(bodies, crashed):
+    """The corpus-line heads (op and arguments, tab-separated) of the cases that crashed: each body
+    prints its head before it computes."""
+    heads = []
+    for i in crashed:
+        m = re.search(r'printf\("([^"]*)\\t=>"\)', bodies[i]) if 0 <= i < len(bodies) else None
+        heads.append(m.group(1).replace("\\t", "\t") if m else f"case {i}")
+    return heads
+
+
+def cotile_on(cotile, head):
+    """What `cotile calc` says of a case's head: its value, or its error's first line."""
+    op, *args = head.split("\t")
+    p = subprocess.run([cotile, "calc", f"{op}({', '.join(args)})"], capture_output=True, text=True)
+    return p.returncode == 0, (p.stdout.strip() if p.returncode == 0 else p.stderr.strip().split("\n")[0])
 
 
 def judge(path, cotile, typed=False):
@@ -148,7 +166,7 @@ def main():
             header = "#include <exception>\n" + header
         src = os.path.join(out, f"{family}_{a.seed}.cpp")
         kept = compile_cases(bodies, header, src, includes, a.cxx)
-        lines, crashed = run_program(src[:-4], len(kept)) if kept else ([], 0)
+        lines, crashed = run_program(src[:-4], len(kept)) if kept else ([], [])
         corpus = os.path.join(out, f"{family}_{a.seed}.txt")
         with open(corpus, "w") as f:
             f.write("".join(line + "\n" for line in lines))
@@ -156,7 +174,7 @@ def main():
         passed = len(lines) - len(failed) - len(refused) - len(preconditions) - typed_refusals
         ops = Counter(line.split("\t")[0] for line in lines)
         print(f"{family}: {len(bodies)} generated, {len(bodies) - len(kept)} refused by {against}'s compile-time checks, "
-              f"{crashed} crashed, {len(lines)} printed ({len(ops)} ops): {passed} passed, "
+              f"{len(crashed)} crashed, {len(lines)} printed ({len(ops)} ops): {passed} passed, "
               + (f"{typed_refusals} refused at run time by both the typed layer and the engine, " if a.typed else
                  f"{len(refused)} refused by cotile for a law CuTe's result breaks, {len(preconditions)} refused by "
                  "cotile for a run-time precondition CuTe does not check, ")
@@ -166,6 +184,14 @@ def main():
         for (line, op, args, expected), got in sorted(failed.items()):
             print(f"  FAIL {corpus}:{line} {op} {args}\n    CuTe:   {expected}\n    cotile: {got}")
         total_failed += len(failed)
+        # A case that crashes CuTe (a division by zero its unchecked run-time values reach) has no
+        # reference: listed with what cotile says, for a reader (cotile is expected to refuse it).
+        # Through the typed layer a crash is a failure: a run-time refusal is an error, not a trap.
+        for head in crashed_heads(kept, crashed):
+            ok, said = cotile_on(a.cotile, head)
+            tag = "FAIL typed layer crashed" if a.typed else "crashed in CuTe"
+            print(f"  {tag}: {head.replace(chr(9), ' ')}\n    cotile: {'value ' if ok else ''}{said}")
+            total_failed += 1 if a.typed else 0
         if len(lines) < a.min_printed * len(bodies):
             print(f"  FAIL {family}: only {len(lines)} of {len(bodies)} cases printed (--min-printed {a.min_printed})")
             total_failed += 1
