@@ -7,9 +7,8 @@
 # with its sweep.csv, and cost_q2.txt, cost_q4.txt (and m_tiles_q2.txt, m_tiles_q4.txt).
 # With --peers the q_len 2 and 4 runs time PyTorch too (SDPA with a lower-right causal bias,
 # FlexAttention with its mask), and cost_qT.txt judges cotile against them (issue 28's other half).
-# ~2 min for the build, ~25 s a run on the H200 without PyTorch: under 10 minutes with --forced
-# (--peers: its runs not yet timed on the H200; the one-token sweep with PyTorch took ~170 s with
-# its oracle, so leave --forced out with it).
+# ~2 min for the build, ~25 s a run on the H200 without PyTorch: under 10 minutes with --forced;
+# with --peers 350 s in all on the H200 (build included); leave --forced out with it.
 #   bash bench/decode/qlen_sweep.sh [--forced] [--peers] [--out DIR] [sweep.py's --filter/--models/--quick ...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
