@@ -183,7 +183,8 @@ TEST(Typed, RunTimeArithmeticOverflowIsAnError) {
                                                                         "  a = 4611686018427387904\n"
                                                                         "  b = 4\n"
                                                                         "  fix: use smaller shapes or strides");
-  // An argument its operation's integer type cannot hold.
+  // Any integral type enters, bool and char too; one its operation's integer type cannot hold is refused.
+  EXPECT_EQ(ceil_div(char(opaque(7)), true), 7);
   EXPECT_EQ(error_of([&] { (void)ceil_div(uint64_t(opaque(-1)), int64_t(2)); }),
             "typed layer: a run-time integer does not fit the integer type its operation computes in\n"
             "  value = 18446744073709551615\n"

@@ -112,9 +112,10 @@ struct Arg<T, std::enable_if_t<std::is_integral_v<T>>> {
   template <class V>
   COTILE_HD static constexpr void gather(const T& x, V* out) {
 #if !defined(__CUDA_ARCH__)
-    if (!std::in_range<V>(x))
+    using Wide = std::conditional_t<std::is_signed_v<T>, long long, unsigned long long>;  // (bool, char too)
+    if (!std::in_range<V>(Wide(x)))
       fail("typed layer", "a run-time integer does not fit the integer type its operation computes in",
-           "pass values below 2^63 as int64_t", arg("value", std::to_string(x).c_str()));
+           "pass values below 2^63 as int64_t", arg("value", std::to_string(Wide(x)).c_str()));
 #endif
     out[0] = V(x);
   }
