@@ -38,6 +38,13 @@ struct Int {
 // operation on earlier nodes, inputs or constants. The typed layer runs it to compute the dynamic
 // leaves of a result, so the algorithm itself is written once, in the engine.
 enum class TapeOp : uint8_t { kInput, kAdd, kSub, kMul, kDiv, kMod, kMin, kMax, kAbs, kSignum, kEq, kLt, kAnd, kOr };
+// Each operation as an error message names it, in TapeOp's order.
+constexpr const char* tape_op_text(TapeOp op) {
+  constexpr const char* text[] = {"an input",  "a + b",  "a - b",     "a * b",  "a / b", "a % b",  "min(a, b)",
+                                  "max(a, b)", "abs(a)", "signum(a)", "a == b", "a < b", "a && b", "a || b"};
+  static_assert(int(sizeof text / sizeof *text) == int(TapeOp::kOr) + 1, "one text for each TapeOp");
+  return text[int(op)];
+}
 struct TapeRef {
   int16_t node = -1;  // >= 0: a node; otherwise the constant `value`
   int64_t value = 0;

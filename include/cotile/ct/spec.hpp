@@ -74,13 +74,6 @@ struct Program {
   static constexpr int nodes = N, outs = M;
 };
 
-// The text of a node's operation, for the replay's error.
-constexpr const char* op_text(TapeOp op) {
-  constexpr const char* text[] = {"an input",  "a + b",  "a - b",     "a * b",  "a / b", "a % b",  "min(a, b)",
-                                  "max(a, b)", "abs(a)", "signum(a)", "a == b", "a < b", "a && b", "a || b"};
-  return text[int(op)];
-}
-
 // Run a program: inputs in `in`, the outputs written to `out`. The loop has a constant trip
 // count over constant nodes, so the compiler reduces it to the operations themselves.
 // The arithmetic runs in V: the arguments' integer type (int when every dynamic input is an int,
@@ -108,7 +101,7 @@ COTILE_HD COTILE_INLINE constexpr void run(const V* in, V* out) {
     const int64_t r = apply(n.op, dynamic_int(int64_t(a)), dynamic_int(int64_t(b))).value;
     if (r != int64_t(V(r)))
       fail("typed layer", "32-bit overflow: a run-time result does not fit the int its arguments are computed in",
-           "pass the run-time values as int64_t", arg("operation", op_text(n.op)), arg("a", int64_t(a)),
+           "pass the run-time values as int64_t", arg("operation", tape_op_text(n.op)), arg("a", int64_t(a)),
            arg("b", int64_t(b)), arg("exact result", r));
     v[k] = V(r);
 #else
