@@ -53,9 +53,10 @@ PyTorch rows of its own cases;
 --m-tiles-per-cta 1, 2 or 4 forces the m-tiles (16 query rows) a CTA where a case can take them (the
 m_tiles_per_cta column: what ran), and `qlen_targets.py --m-tiles` judges the plan's choice against
 the better forced one.
-Host cost: DecodePlan.run's host time and torch.ops.cotile.decode's (python/cotile_ops.py;
-time.perf_counter over batches of 50 calls with the GPU otherwise idle, synchronized between
-batches), contiguous and paged, B = 1 (targets <= 10 us each); and, where COTILE_HOST_COST_BIN names
+Host cost: DecodePlan.run's host time and torch.ops.cotile.decode's and decode_into's
+(python/cotile_ops.py; time.perf_counter over batches of 50 calls with the GPU otherwise idle,
+synchronized between batches), contiguous and paged, B = 1 (targets <= 10 us each), with torch.add's
+as this host's reference; and, where COTILE_HOST_COST_BIN names
 bench/decode/host_cost.cu's binary (sweep.sh builds it), the C++ decode_run's on its five
 configurations (target <= 3 us).
 Correctness: each cotile case once against an fp32 reference on its first two sequences (relative
@@ -367,14 +368,19 @@ def run_case(case, args, tm, flex, probe, log):
 
 
 def host_cost(log):
-    """({layout: us} host time of one DecodePlan.run call, {layout: us} of one torch.ops.cotile.decode
-    call (python/cotile_ops.py, output allocated per call)): medians, GPU otherwise idle (B = 1,
-    N = 1024)."""
+    """({layout: us} host time of one DecodePlan.run call (out= given), {call: us} of one torch.ops.cotile
+    call (python/cotile_ops.py): decode, its output allocated per call, and decode_into, into the
+    caller's): medians, GPU otherwise idle (B = 1, N = 1024). torch.add of two 4-element tensors is
+    timed alike, as this host's cost of one small PyTorch call (reported, not judged)."""
     try:
         import cotile_ops
     except (ImportError, AttributeError) as e:  # a PyTorch without torch.library.register_fake
         cotile_ops = None
         log(f"torch.ops.cotile.decode not timed: {type(e).__name__}: {e}")
+    x = torch.ones(4, device="cuda")
+    med, best = timing.per_call_us(lambda: torch.add(x, x))
+    log(f"host time of one torch.add of two 4-element tensors (this host's reference): median {med:.2f} us, "
+        f"best batch {best:.2f} us")
     out, op = {}, {}
     for layout, ps in (("HND", 0), ("paged16", 16)):
         case = M.Case("Llama-3-8B", ("Llama-3-8B",), 32, 8, 128, 1, 1024, "bf16", layout, ps)
@@ -388,15 +394,16 @@ def host_cost(log):
             f"best batch {best:.2f} us (30 batches of 50 calls)")
         if cotile_ops is None:
             continue
-        handle = cotile_ops.register(plan)
-        kw = dict(page_table=inp.page_table) if case.paged else {}
-        layout_arg = "NHD" if case.paged else "HND"
-        med, best = timing.per_call_us(lambda: torch.ops.cotile.decode(
-            inp.qs[0], inp.ks[0], inp.vs[0], inp.seqlen, handle, layout_arg, k_scale=inp.scale, v_scale=inp.scale, **kw))
+        handle = cotile_ops.register(plan, kv_layout="NHD" if case.paged else "HND", k_scale=inp.scale,
+                                     v_scale=inp.scale)
+        args = (inp.qs[0], inp.ks[0], inp.vs[0], inp.seqlen, handle) + ((inp.page_table,) if case.paged else ())
+        for what, call in (("decode", lambda: torch.ops.cotile.decode(*args)),
+                           ("decode_into", lambda: torch.ops.cotile.decode_into(inp.outs[0], None, *args))):
+            med, best = timing.per_call_us(call)
+            op[f"{name} {what}"] = med
+            log(f"host time of one torch.ops.cotile.{what} ({layout}, B=1 N=1024): median {med:.2f} us, "
+                f"best batch {best:.2f} us")
         cotile_ops.release(handle)
-        op[name] = med
-        log(f"host time of one torch.ops.cotile.decode ({layout}, B=1 N=1024): median {med:.2f} us, "
-            f"best batch {best:.2f} us")
     return out, op
 
 

@@ -247,9 +247,9 @@ PyMethodDef kMethods[] = {
     {"insert", fastcall<insert>(), METH_FASTCALL, "remember a checked call's launch arguments"},
     {"stats", stats, METH_O, "(hits, misses, entries)"},
     {"register_op_kernels", register_op_kernels, METH_O,
-     "register torch.ops.cotile.decode's C++ kernel; the argument: the Python path of a call not cached"},
+     "register torch.ops.cotile's C++ kernels; the argument: the Python path of a call not cached"},
     {"set_op_handle", fastcall<set_op_handle>(), METH_FASTCALL,
-     "set_op_handle(handle, cache or None): the plan the operator's calls naming `handle` run"},
+     "set_op_handle(handle, cache, options) or (handle, None, None): the plan and options of `handle`"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef kModule = {PyModuleDef_HEAD_INIT,

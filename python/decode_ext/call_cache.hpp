@@ -75,8 +75,8 @@ bool find(Cache& c, const Key& key, Launch& hit);
 // (returned in out / lse; left undefined otherwise). An empty string, or what failed.
 std::string launch(Cache& c, Launch& hit, at::Tensor& out, at::Tensor& lse);
 
-// torch.ops.cotile.decode's C++ kernel (op_kernel.cpp), as module functions:
-// register_op_kernels(fallback) and set_op_handle(handle, cache capsule or None).
+// torch.ops.cotile's C++ kernels (op_kernel.cpp), as module functions: register_op_kernels(fallback)
+// and set_op_handle(handle, cache capsule, options) or (handle, None, None).
 PyObject* register_op_kernels(PyObject*, PyObject* fallback);
 PyObject* set_op_handle(PyObject*, PyObject* const* args, Py_ssize_t nargs);
 

@@ -75,7 +75,7 @@ class SweepTargets(unittest.TestCase):
             "  met        host time of one call through the Python module <= 10 us: contiguous 7.50 us, paged 8.25 us",
             "  met        host time of one C++ decode_run <= 3 us: (28,4,128) B=1 N=1024 bf16 2.75 us, "
             "(16,2,128) B=8 N=8192 bf16 paged16 2.90 us",
-            "  met        host time of one torch.ops.cotile.decode call <= 10 us (issue 28): contiguous 9.00 us"])
+            "  met        host time of one torch.ops.cotile call (decode, decode_into) <= 10 us (issue 28): contiguous 9.00 us"])
         self.assertEqual(len(lines), 1 + 6 * 2 + 3)
         self.assertTrue(all(line.startswith("  met ") for line in lines[1:]), "\n".join(lines))
 
