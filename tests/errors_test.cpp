@@ -47,6 +47,17 @@ TEST(Errors, NegativeExtent) {
                                                       "  shape = (-2,4)\n"
                                                       "  fix: give every mode a size >= 0");
   EXPECT_EQ(calc("make_layout(0:1)"), "(0):(1)");  // 0 is an empty mode
+  // The coordinate functions' shapes too (CuTe gives (1,-1) and -3 for these).
+  EXPECT_EQ(calc_error("idx2crd(5, (-4,2))"), "idx2crd: a layout's shape must not be negative: an extent counts "
+                                              "coordinates\n"
+                                              "  shape = (-4,2)\n"
+                                              "  fix: give every mode a size >= 0");
+  EXPECT_EQ(calc_error("crd2idx(5, (-4,2), (1,4))"), "crd2idx: a layout's shape must not be negative: an extent "
+                                                     "counts coordinates\n"
+                                                     "  shape = (-4,2)\n"
+                                                     "  fix: give every mode a size >= 0");
+  EXPECT_EQ(calc("idx2crd(5, (4,2))"), "(1,1)");
+  EXPECT_EQ(calc("crd2idx(5, (4,2), (1,4))"), "5");
 }
 
 TEST(Errors, NonInjectiveComplement) {

@@ -38,9 +38,9 @@ Fast fast_path(const std::string& op, size_t n) {
       {{"elem_less", 2}, [](const T& a) { return to_py(elem_less(a[0], a[1])); }},
       {{"congruent", 2}, [](const T& a) { return to_py(congruent(a[0], a[1])); }},
       {{"compatible", 2}, [](const T& a) { return to_py(compatible(a[0], a[1])); }},
-      {{"crd2idx", 3}, [](const T& a) { return to_py(crd2idx(a[0], a[1], a[2])); }},
-      {{"idx2crd", 2}, [](const T& a) { return to_py(idx2crd(a[0], a[1])); }},
-      {{"idx2crd", 3}, [](const T& a) { return to_py(idx2crd(a[0], a[1], a[2])); }},
+      {{"crd2idx", 3}, [](const T& a) { return check_extents("crd2idx", a[1]), to_py(crd2idx(a[0], a[1], a[2])); }},
+      {{"idx2crd", 2}, [](const T& a) { return check_extents("idx2crd", a[1]), to_py(idx2crd(a[0], a[1])); }},
+      {{"idx2crd", 3}, [](const T& a) { return check_extents("idx2crd", a[1]), to_py(idx2crd(a[0], a[1], a[2])); }},
   };
   auto it = table.find({op, n});
   return it == table.end() ? nullptr : it->second;

@@ -29,6 +29,11 @@ def test_engine_messages_word_for_word():
         LayoutError, "left_inverse: CuTe requires static strides (strict mode)\n  layout = (_4,_8):(8,_1)\n"
                      "  fix: make the strides static (Int<N>), or drop --strict to invert the run-time values")
     assert message(lambda: call("nope", 1)) == (LayoutError, "unknown function 'nope' (cotile calc --list shows the functions)")
+    # the integer fast path refuses as the operation does (a negative extent counts no coordinates)
+    assert message(lambda: idx2crd(5, (-4, 2))) == (
+        LayoutError, "idx2crd: a layout's shape must not be negative: an extent counts coordinates\n"
+                     "  shape = (-4,2)\n  fix: give every mode a size >= 0")
+    assert message(lambda: crd2idx(5, (-4, 2), (1, 4)))[1].startswith("crd2idx: a layout's shape must not be negative")
 
 
 def test_error_carries_op_and_rule():

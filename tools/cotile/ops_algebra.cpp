@@ -97,10 +97,14 @@ void register_inttuple() {
       [](const Args& a) {
         return V(a.size() == 1 ? prefix_product(a.tuple(0)) : prefix_product(a.tuple(0), a.tuple(1)));
       });
-  add("crd2idx", 3, 3, "crd2idx(coord, shape, stride)", "index of a coordinate",
-      [](const Args& a) { return V(crd2idx(a.tuple(0), a.tuple(1), a.tuple(2))); });
+  // (The shape's extents count coordinates: a negative one is refused, as a layout's is.)
+  add("crd2idx", 3, 3, "crd2idx(coord, shape, stride)", "index of a coordinate", [](const Args& a) {
+    check_extents("crd2idx", a.tuple(1));
+    return V(crd2idx(a.tuple(0), a.tuple(1), a.tuple(2)));
+  });
   add("idx2crd", 2, 3, "idx2crd(index, shape[, stride])", "natural coordinate of an index (in a compact shape:stride)",
       [](const Args& a) {
+        check_extents("idx2crd", a.tuple(1));
         return V(a.size() == 2 ? idx2crd(a.tuple(0), a.tuple(1)) : idx2crd(a.tuple(0), a.tuple(1), a.tuple(2)));
       });
 }
