@@ -24,6 +24,7 @@ every call of DecodePlan.run). The caches are only read: the operator has no k_n
 tensors the caller keeps, as DecodePlan.run's out= and lse=: no allocation a call (about 2 us of
 host time). Every argument is checked as DecodePlan.run checks it.
 """
+import collections
 import itertools
 import os
 import sys
@@ -38,16 +39,9 @@ _handles = itertools.count(1)
 _ext = cotile_decode._ext()  # python/decode_ext where built: the operator's kernel in C++ (below)
 
 
-class _Options(tuple):
-    """A handle's scalar options, normalized as the call cache keys them (floats as float, the window
-    as int), in set_op_handle's order: kv_layout, softmax_scale, softcap, window, k_scale, v_scale."""
-    __slots__ = ()
-    kv_layout = property(lambda self: self[0])
-    softmax_scale = property(lambda self: self[1])
-    softcap = property(lambda self: self[2])
-    window = property(lambda self: self[3])
-    k_scale = property(lambda self: self[4])
-    v_scale = property(lambda self: self[5])
+# A handle's scalar options, normalized as the call cache keys them (floats as float, the window as
+# int), in the order set_op_handle parses them.
+_Options = collections.namedtuple("_Options", "kv_layout softmax_scale softcap window k_scale v_scale")
 
 
 def _number(name, value, kind):
@@ -64,9 +58,9 @@ def register(plan, *, kv_layout="NHD", softmax_scale=None, softcap=0.0, window=0
         raise TypeError(f"plan: {type(plan).__name__}, expected cotile_decode.DecodePlan")
     if kv_layout not in ("NHD", "HND"):
         raise ValueError(f"kv_layout: {kv_layout!r}, expected 'NHD' ([B, N, Hkv, D], paged caches too) or 'HND'")
-    opts = _Options((kv_layout, None if softmax_scale is None else _number("softmax_scale", softmax_scale, float),
-                     _number("softcap", softcap, float), _number("window", window, int),
-                     _number("k_scale", k_scale, float), _number("v_scale", v_scale, float)))
+    opts = _Options(kv_layout, None if softmax_scale is None else _number("softmax_scale", softmax_scale, float),
+                    _number("softcap", softcap, float), _number("window", window, int),
+                    _number("k_scale", k_scale, float), _number("v_scale", v_scale, float))
     handle = next(_handles)
     _plans[handle] = (plan, opts)
     if _cpp_kernel and plan._cache is not None:

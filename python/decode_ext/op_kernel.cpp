@@ -66,14 +66,14 @@ bool scale_slot(double value, const OptTensor& per_head, Slot& s) {
 
 // The key DecodePlan.run's arguments make in call_cache.cpp, in its order (call_cache.hpp).
 bool op_key(const Args& a, const Options& o, Key& key) {
-  key[5] = key[10] = key[11] = none_slot();  // lse (unless given), k_new, v_new
+  key[4] = key[5] = key[10] = key[11] = none_slot();  // out, lse (unless decode_into's), k_new, v_new
   key[6] = bool_slot(a.return_lse);
   key[12] = o.softmax_scale.has_value() ? float_slot(*o.softmax_scale) : none_slot();
   key[13] = float_slot(o.softcap);
   key[14] = int_slot(o.window);
   return tensor_slot(a.q, key[0]) && tensor_slot(a.k, key[1]) && tensor_slot(a.v, key[2]) &&
-         tensor_slot(a.seqlen, key[3]) && (a.out ? tensor_slot(*a.out, key[4]) : (key[4] = none_slot(), true)) &&
-         (a.lse ? opt_slot(*a.lse, key[5]) : true) && str_slot(o.kv_layout, key[7]) && opt_slot(a.page_table, key[8]) &&
+         tensor_slot(a.seqlen, key[3]) && (!a.out || tensor_slot(*a.out, key[4])) &&
+         (!a.lse || opt_slot(*a.lse, key[5])) && str_slot(o.kv_layout, key[7]) && opt_slot(a.page_table, key[8]) &&
          opt_slot(a.cache_batch_idx, key[9]) && scale_slot(o.k_scale, a.k_scale_h, key[15]) &&
          scale_slot(o.v_scale, a.v_scale_h, key[16]);
 }
