@@ -161,6 +161,21 @@ std::string error_of(F f) {
 }
 }  // namespace
 
+TEST(Typed, CoordinateFunctionsRefuseNegativeExtents) {
+  // A run-time negative extent, refused on its value (CuTe gives (1,-1) and -3 for these); their
+  // twins with 4 work.
+  const std::string negative = "a layout's shape must not be negative: an extent counts coordinates\n"
+                               "  shape = (-4,_2)\n"
+                               "  fix: give every mode a size >= 0";
+  EXPECT_EQ(error_of([] { (void)idx2crd(opaque(5), make_shape(opaque(-4), _2{})); }), "idx2crd: " + negative);
+  EXPECT_EQ(error_of([] { (void)idx2crd(opaque(5), make_shape(opaque(-4), _2{}), make_stride(_1{}, opaque(4))); }),
+            "idx2crd: " + negative);
+  EXPECT_EQ(error_of([] { (void)crd2idx(opaque(5), make_shape(opaque(-4), _2{}), make_stride(_1{}, opaque(4))); }),
+            "crd2idx: " + negative);
+  EXPECT_EQ(to_string(idx2crd(opaque(5), make_shape(opaque(4), _2{}))), "(1,1)");
+  EXPECT_EQ(to_string(crd2idx(opaque(5), make_shape(opaque(4), _2{}), make_stride(_1{}, opaque(4)))), "5");
+}
+
 TEST(Typed, RunTimeArithmeticOverflowIsAnError) {
   // Computed in int, as CuTe computes with int arguments: where its arithmetic would wrap, the
   // host's replay refuses; with int64_t arguments the same values are exact.

@@ -174,14 +174,20 @@ struct ShapeDiv {
 struct CeilDiv {
   constexpr IntTuple operator()(const IntTuple& a, const IntTuple& b) const { return ceil_div(a, b); }
 };
+// The coordinate functions count in a shape's extents, which are >= 0 (check_extents): a static
+// negative one is a compile error, a run-time one is refused on its value (on the host).
 struct Idx2Crd {
-  constexpr IntTuple operator()(const IntTuple& c, const IntTuple& s) const { return idx2crd(c, s); }
+  constexpr IntTuple operator()(const IntTuple& c, const IntTuple& s) const {
+    return check_extents("idx2crd", s), idx2crd(c, s);
+  }
   constexpr IntTuple operator()(const IntTuple& c, const IntTuple& s, const IntTuple& d) const {
-    return idx2crd(c, s, d);
+    return check_extents("idx2crd", s), idx2crd(c, s, d);
   }
 };
 struct Crd2Idx {
-  constexpr EInt operator()(const IntTuple& c, const IntTuple& s, const IntTuple& d) const { return crd2idx(c, s, d); }
+  constexpr EInt operator()(const IntTuple& c, const IntTuple& s, const IntTuple& d) const {
+    return check_extents("crd2idx", s), crd2idx(c, s, d);
+  }
 };
 struct HierCoord {
   constexpr IntTuple operator()(const EL& l, const EInt& i) const { return idx2crd(int_tuple(i), l.shape, l.stride); }
