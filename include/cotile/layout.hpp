@@ -26,11 +26,13 @@ inline std::string to_string(const Layout& l) { return to_string(l.shape) + ":" 
 
 // A layout's shape counts coordinates: every extent is >= 0 (0 makes an empty layout). A negative
 // extent has no coordinates to count (CuTe, unchecked, computes sizes and cosizes from it).
-// A run-time extent the typed layer cannot see here is checked on its value at run time.
-COTILE_HD constexpr void check_extents(const char* op, const IntTuple& s) {
+// A run-time extent the typed layer cannot see here is checked on its value at run time: by the
+// operation run again on the values, or, with known_only, by the caller (the typed layer's
+// coordinate functions, which check the values alone: ct/layout.hpp, check_shape_extents).
+COTILE_HD constexpr void check_extents(const char* op, const IntTuple& s, bool known_only = false) {
   for (int k = 0; k < s.num_leaves(); ++k) {
     const Int x = s.leaf_at(k);
-    if (decidable(x, x) && x.value < 0)
+    if ((known_only ? is_known(x) : decidable(x, x)) && x.value < 0)
       fail(op, "a layout's shape must not be negative: an extent counts coordinates", "give every mode a size >= 0",
            arg("shape", s));
   }

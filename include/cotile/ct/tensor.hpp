@@ -105,12 +105,15 @@ struct ArrayIter {
   COTILE_HD constexpr ArrayIter operator+(int64_t i) const { return {array, base + i}; }
 };
 
-// Coordinates: element q of an identity tensor over shape S is idx2crd(q, S).
+// Coordinates: element q of an identity tensor over shape S is idx2crd(q, S) (S checked when the
+// tensor's layout was made, so not again on every element).
 template <class Shape>
 struct CoordIter {
   Shape shape;
   int64_t base = 0;
-  COTILE_HD constexpr auto operator[](int64_t i) const { return idx2crd(base + i, shape); }
+  COTILE_HD constexpr auto operator[](int64_t i) const {
+    return lift<op::Idx2Crd, Kind::kTuple, Kind::kTuple>(base + i, shape);
+  }
   COTILE_HD constexpr CoordIter operator+(int64_t i) const { return {shape, base + i}; }
 };
 
