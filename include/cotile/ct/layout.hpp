@@ -175,26 +175,22 @@ struct CeilDiv {
   constexpr IntTuple operator()(const IntTuple& a, const IntTuple& b) const { return ceil_div(a, b); }
 };
 struct Idx2Crd {
+  static constexpr const char* name = "idx2crd";
   constexpr IntTuple operator()(const IntTuple& c, const IntTuple& s) const { return idx2crd(c, s); }
   constexpr IntTuple operator()(const IntTuple& c, const IntTuple& s, const IntTuple& d) const {
     return idx2crd(c, s, d);
   }
 };
 struct Crd2Idx {
+  static constexpr const char* name = "crd2idx";
   constexpr EInt operator()(const IntTuple& c, const IntTuple& s, const IntTuple& d) const { return crd2idx(c, s, d); }
 };
-// The shape s itself, whose known extents are >= 0 (check_extents, in the name of the operation
+// The shape s itself, whose known extents are >= 0 (check_extents, in the name of the operation Op
 // that counts in it): a static negative one is a compile error. Its run-time ones are left to
 // check_shape_extents, on their values.
-template <class Name>
+template <class Op>
 struct Extents {
-  constexpr IntTuple operator()(const IntTuple& s) const { return check_extents(Name::text, s, true), s; }
-};
-struct Idx2CrdName {
-  static constexpr const char* text = "idx2crd";
-};
-struct Crd2IdxName {
-  static constexpr const char* text = "crd2idx";
+  constexpr IntTuple operator()(const IntTuple& s) const { return check_extents(Op::name, s, true), s; }
 };
 struct HierCoord {
   constexpr IntTuple operator()(const EL& l, const EInt& i) const { return idx2crd(int_tuple(i), l.shape, l.stride); }
@@ -502,9 +498,9 @@ COTILE_HD COTILE_INLINE constexpr auto ceil_div(const A& a, const B& b) {
 // a compile error (op::Extents), a run-time one is refused on its value, on the host (and on the
 // device with COTILE_DEVICE_CHECKS). Only a negative value builds the engine's tuple, for the
 // message: the check costs a comparison a run-time extent.
-template <class Name, class S>
+template <class Op, class S>
 COTILE_HD COTILE_INLINE constexpr void check_shape_extents(const S& s) {
-  (void)lift<op::Extents<Name>, Kind::kTuple>(s);
+  (void)lift<op::Extents<Op>, Kind::kTuple>(s);
   constexpr int n = ArgOf<S>::slots;
   if constexpr (n > 0) {
 #if !defined(__CUDA_ARCH__) || defined(COTILE_DEVICE_CHECKS)
@@ -512,24 +508,24 @@ COTILE_HD COTILE_INLINE constexpr void check_shape_extents(const S& s) {
       int64_t v[n] = {};
       ArgOf<S>::gather(s, v);
       for (int k = 0; k < n; ++k)
-        if (v[k] < 0) check_extents(Name::text, ArgOf<S>::engine_tuple(nullptr, 0, v));
+        if (v[k] < 0) check_extents(Op::name, ArgOf<S>::engine_tuple(nullptr, 0, v));
     }
 #endif
   }
 }
 template <class C, class S>
 COTILE_HD COTILE_INLINE constexpr auto idx2crd(const C& c, const S& s) {
-  check_shape_extents<op::Idx2CrdName>(s);
+  check_shape_extents<op::Idx2Crd>(s);
   return lift<op::Idx2Crd, Kind::kTuple, Kind::kTuple>(c, s);
 }
 template <class C, class S, class D>
 COTILE_HD COTILE_INLINE constexpr auto idx2crd(const C& c, const S& s, const D& d) {
-  check_shape_extents<op::Idx2CrdName>(s);
+  check_shape_extents<op::Idx2Crd>(s);
   return lift<op::Idx2Crd, Kind::kTuple, Kind::kTuple, Kind::kTuple>(c, s, d);
 }
 template <class C, class S, class D>
 COTILE_HD COTILE_INLINE constexpr auto crd2idx(const C& c, const S& s, const D& d) {
-  check_shape_extents<op::Crd2IdxName>(s);
+  check_shape_extents<op::Crd2Idx>(s);
   return lift<op::Crd2Idx, Kind::kTuple, Kind::kTuple, Kind::kTuple>(c, s, d);
 }
 template <class A, class B>
