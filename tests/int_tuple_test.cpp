@@ -32,6 +32,19 @@ TEST(IntTuple, ShapeDivFoldsAnIntegerAcrossModes) {
 
 TEST(IntTuple, ShapeDivRejectsNonDivisibleStaticValues) { EXPECT_THROW(shape_div(T("_6"), T("_4")), Error); }
 
+// a / b where b divides a, else (a divides b) rounded away from zero: signum(a) signum(b), as CuTe
+// computes it, for either sign.
+TEST(IntTuple, ShapeDivRoundsAwayFromZero) {
+  EXPECT_EQ(str(shape_div(T("2"), T("_4"))), "1");
+  EXPECT_EQ(str(shape_div(T("-4"), T("2"))), "-2");
+  EXPECT_EQ(str(shape_div(T("_5"), T("_-1"))), "_-5");
+  EXPECT_EQ(str(shape_div(T("-2"), T("4"))), "-1");
+  EXPECT_EQ(str(shape_div(T("_2"), T("_-4"))), "_-1");
+  EXPECT_EQ(str(shape_div(T("0"), T("-1"))), "0");
+  EXPECT_EQ(str(shape_div(T("_0"), T("3"))), "0");  // as CuTe's: _0 / 3 meets the run-time signum(3)
+  EXPECT_EQ(str(shape_div(T("(6,4)"), T("-12"))), "(-1,-2)");
+}
+
 TEST(IntTuple, CeilDivPadsMissingModesWithOne) { EXPECT_EQ(str(ceil_div(T("(_12,_2)"), T("(_5)"))), "(_3,_2)"); }
 
 TEST(IntTuple, ElemLessIsStaticOnlyWhenDecidedStatically) {

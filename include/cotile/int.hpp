@@ -212,10 +212,24 @@ COTILE_HD constexpr Int gcd(const Int& a, const Int& b) {
   }
   return Int{x, a.is_static && b.is_static};
 }
-// ceil_div(a, b) = (a + b - 1) / b, CuTe's formula (exact for positive a, b).
-COTILE_HD constexpr Int ceil_div(const Int& a, const Int& b) { return (a + b - static_int(1)) / b; }
-// round_up(a, b) = ceil_div(a, b) * b: the least multiple of b not below a (positive a, b).
-COTILE_HD constexpr Int round_up(const Int& a, const Int& b) { return ceil_div(a, b) * b; }
+// ceil_div(a, b) = the least integer not below a / b (b != 0), for either sign: the truncated
+// quotient, plus 1 where the remainder is non-zero and has b's sign. CuTe computes (a + b - 1) / b,
+// the same where b > 0 and a > -b (every shape) but not elsewhere (ceil_div(-4, 2) = -1 and
+// ceil_div(5, -1) = -3 there), and wrapping near 2^63. Static when a and b are: CuTe's rule, so
+// ceil_div(_0, 3) is the run-time 0.
+COTILE_HD constexpr Int ceil_div(const Int& a, const Int& b) {
+  const Int q = a / b, r = a % b;
+  const Int up = !is_known(b)  ? less(static_int(0), signum(r) * signum(b))
+                 : b.value > 0 ? less(static_int(0), r)
+                               : less(r, static_int(0));
+  const Int c = q + up;
+  return c.is_static && !(a.is_static && b.is_static) ? dynamic_int(c.value) : c;
+}
+// round_up(a, b) = ceil_div(a, |b|) |b|: the least multiple of b not below a (b != 0).
+COTILE_HD constexpr Int round_up(const Int& a, const Int& b) {
+  const Int m = abs(b);
+  return ceil_div(a, m) * m;
+}
 // lcm(a, b) = |a| / gcd(a, b) * |b| (lcm(0, 0) = 0); staticness from those operations.
 COTILE_HD constexpr Int lcm(const Int& a, const Int& b) {
   if (is_known(a) && is_known(b) && a.value == 0 && b.value == 0) return Int{0, a.is_static && b.is_static};

@@ -188,7 +188,7 @@ COTILE_HD constexpr IntTuple elem_scale(const IntTuple& a, const IntTuple& b) {
 // --- division -------------------------------------------------------------------------------
 
 // ceil_div(a, b):
-//   int / int:     (a + b - 1) / b
+//   int / int:     the least integer not below a / b (CuTe's (a + b - 1) / b where b > 0 and a > -b)
 //   tuple / tuple: elementwise; missing modes of b are _1         Requires rank(a) >= rank(b)
 //   tuple / int:   fold b across the modes of a left to right:
 //                  r_i = ceil_div(a_i, b_i), b_(i+1) = ceil_div(b_i, a_i)
@@ -215,7 +215,8 @@ COTILE_HD constexpr IntTuple ceil_div(const IntTuple& a, const IntTuple& b) {
 }
 
 // shape_div(a, b): division for shapes.
-//   int / int:     ceil(a / b)                       Requires a % b == 0 or b % a == 0
+//   int / int:     a / b, rounded away from zero     Requires a % b == 0 or b % a == 0
+//                  (so a / b where b divides a, else signum(a) signum(b), as CuTe computes it)
 //   tuple / tuple: elementwise                       Requires rank(a) == rank(b)
 //   tuple / int:   fold b across the modes of a: r_i = shape_div(a_i, b_i), b_(i+1) = shape_div(b_i, a_i)
 //                  e.g. shape_div((4,5,6), 40) = (1,1,3)
@@ -238,9 +239,13 @@ COTILE_HD constexpr IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
   if (b.is_tuple()) return shape_div(a, int_tuple(product(b)));
   const Int x = a.value(), y = b.value();
   if (y.value == 0) fail("shape_div", "division by zero", nullptr, arg("a", a), arg("b", b));
-  if (decidable(x, y) && x.value % y.value != 0 && y.value % x.value != 0)
+  // (n % -1 is 0, but computed it overflows at n = -2^63; x = 0 is a multiple of y, never a divisor)
+  const auto divides = [](int64_t d, int64_t n) { return d == -1 || n % d == 0; };
+  if (decidable(x, y) && !divides(y.value, x.value) && !divides(x.value, y.value))
     fail("shape_div", "divisibility condition a % b == 0 or b % a == 0 violated", nullptr, arg("a", a), arg("b", b));
-  return int_tuple(ceil_div(x, y));
+  const Int q = x / y;
+  const Int r = q + equal(q, static_int(0)) * signum(x) * signum(y);
+  return int_tuple(r.is_static && !(x.is_static && y.is_static) ? dynamic_int(r.value) : r);
 }
 
 // inner_product(a, b) = _0 + a0*b0 + a1*b1 + ... over congruent a and b (CuTe's fold from Int<0>):
