@@ -103,6 +103,22 @@ TEST(LawMessages, LeftInverseOfANegativeStride) {
   EXPECT_THROW(calc_as_cute("left_inverse((_4,_8):(-1,_4))"), cotile::Error);
 }
 
+// A lone negative stride: CuTe's quotients make a "shape" of it, which C++'s division carries
+// through the law's values; no layout has a negative extent.
+TEST(LawMessages, LeftInverseOfALoneNegativeStride) {
+  EXPECT_EQ(calc_error("left_inverse(_4:_-16)"),
+            "left_inverse: the result (_-16,_4):(_0,_1) has the negative extent _-16, and a layout's extents count "
+            "coordinates (>= 0)\n"
+            "  L = _4:_-16\n"
+            "  why: L has the negative stride _-16: a layout R has R(-x) = -R(x), so it cannot send negative offsets "
+            "back to indices >= 0\n"
+            "  CuTe 4.7 returns (_-16,_4):(_0,_1) here\n"
+            "  fix: left_inverse inverts injective layouts whose strides, sorted, are positive, each divides the next "
+            "and each mode ends below the next stride; use right_inverse, or reorder, split or drop the offending "
+            "modes");
+  EXPECT_EQ(calc_as_cute("left_inverse(_4:_-16)"), "(_-16,_4):(_0,_1)");
+}
+
 // A corpus case: CuTe returns the empty (1,0,2):(3,6,3).
 TEST(LawMessages, ComplementOfACompactLayoutCuteEmpties) {
   EXPECT_EQ(calc_error("complement(((2,1),3):((_3,_3),_1))"),

@@ -56,6 +56,13 @@ inline bool injective(const Fn& f) {
 
 // Each function returns "" when the law holds, else a witness.
 
+// Every layout an operation returns is one: its extents are >= 0.
+inline std::string extents(const Layout& r) {
+  for (int k = 0; k < r.shape.num_leaves(); ++k)
+    if (r.shape.leaf_at(k).value < 0) return "R has the negative extent " + to_string(r.shape.leaf_at(k));
+  return "";
+}
+
 // composition: size(R) = size(B), R(c) = A(B(c)) for c < size(B).
 inline std::string composition(const Layout& a, const Layout& b, const Layout& r) {
   const Fn fa(a), fb(b), fr(r);

@@ -1,9 +1,10 @@
 // The laws of right_inverse and left_inverse, and conditions on the inputs that imply them.
 //
 //   right_inverse(L) = R:  L(R(i)) = i for every i < size(R)
-//   left_inverse(L)  = R:  for every i < size(L), j = R(L(i)) is an index of L (0 <= j < size(L))
-//                          and L(j) = L(i); so R(L(i)) = i when L is injective (CuTe's documented
-//                          postcondition L(R(L(i))) = L(i), with R(L(i)) kept in L's domain)
+//   left_inverse(L)  = R:  R is a layout (its extents >= 0) and, for every i < size(L),
+//                          R(L(i)) = i when L is injective, else L(R(L(i))) = L(i) (CuTe's
+//                          documented postcondition; L evaluated as crd2idx evaluates it, also
+//                          beyond its size)
 #pragma once
 
 #include "../algebra/sort.hpp"
@@ -169,9 +170,10 @@ inline constexpr const char* kLeftInverseFix =
     "left_inverse inverts injective layouts whose strides, sorted, are positive, each divides the next and each mode "
     "ends below the next stride; use right_inverse, or reorder, split or drop the offending modes";
 
-// The law for R = left_inverse(L): R(L(i)) = i when L is injective, else L(R(L(i))) = L(i) (L
-// evaluated as crd2idx does, also beyond its size). `cute_refusal`: why CuTe refuses these inputs
-// (dynamic strides), or nullptr when it returns R. (c = coalesce(L), as the algorithm has it.)
+// The law for R = left_inverse(L): R is a layout, and R(L(i)) = i when L is injective, else
+// L(R(L(i))) = L(i) (L evaluated as crd2idx does, also beyond its size). `cute_refusal`: why CuTe
+// refuses these inputs (dynamic strides), or nullptr when it returns R. (c = coalesce(L), as the
+// algorithm has it.)
 COTILE_HD constexpr LawReport left_inverse(const Layout& l, const Layout& c, const Layout& r,
                                            const char* cute_refusal = nullptr, bool exhaustive = false) {
   LawReport rep = holding("left_inverse", kLeftInverseLaw, known(l) && known(r));
@@ -214,6 +216,25 @@ COTILE_HD constexpr LawReport left_inverse(const Layout& l, const Layout& c, con
     fix(f, kLeftInverseFix);
     return f;
   }
+  // The values hold the law, but a negative stride first in the order made a negative quotient a
+  // "shape", and C++'s division carried the law through it (R(-x) = -R(x)): no layout has it.
+  for (int k = 0; k < r.shape.num_leaves(); ++k)
+    if (r.shape.leaf_at(k).value < 0) {
+      LawReport f;
+      f.holds = false;
+      f.op = "left_inverse";
+      f.law = kLeftInverseLaw;
+      f.message.add("left_inverse: the result ")
+          .add(r)
+          .add(" has the negative extent ")
+          .add(r.shape.leaf_at(k))
+          .add(", and a layout's extents count coordinates (>= 0)");
+      line(f, "L", l);
+      why(f, p.why);
+      cute(f, r, cute_refusal);
+      fix(f, kLeftInverseFix);
+      return f;
+    }
   rep.points = n;
   return rep;
 }
