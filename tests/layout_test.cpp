@@ -24,6 +24,15 @@ TEST(Layout, CosizeIsOnePastTheLargestOffset) {
   EXPECT_EQ(str(cosize(L("(_4,_8):(_8,_1)"))), "_32");
 }
 
+// An empty layout reaches no offset (CuTe's sum 1 + (s - 1) |d| gives _-5 for _0:_6).
+TEST(Layout, CosizeOfAnEmptyLayoutIsZero) {
+  EXPECT_EQ(str(cosize(L("_0:_6"))), "_0");
+  EXPECT_EQ(str(cosize(L("(_4,_0):(_1,_2)"))), "_0");
+  EXPECT_EQ(str(cosize(L("(4,_0):(1,2)"))), "_0");  // empty whatever the run-time values
+  EXPECT_EQ(str(cosize(L("(_4,0):(_1,_2)"))), "0");
+  EXPECT_EQ(str(cosize(L("(_4,1):(_1,_2)"))), "4");
+}
+
 TEST(Layout, EvalAcceptsIndicesAndCoordinates) {
   EXPECT_EQ(str(eval(L("(_4,(_4,_16)):(_64,(_16,_1))"), T("167"))), "218");
   EXPECT_EQ(str(eval(L("(_32,_32):(_32,_1)"), T("(0,8)"))), "8");

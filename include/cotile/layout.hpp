@@ -87,13 +87,32 @@ COTILE_HD constexpr Int depth(const Layout& l) { return depth(l.shape); }
 
 // cosize(L) = 1 + sum over leaves of (s_i - 1) * |d_i|   (the size of the codomain)
 // Summed level by level as CuTe does (_0 + mode0 + mode1 ...), then _1 is added.
+// An empty layout (an extent 0) reaches no offset: its cosize is 0, static when its size is (CuTe
+// takes the sum there too: _-5 for _0:_6, _2 for (_4,_0):(_1,_2)).
+// On symbolic extents (the typed layer) the sum is multiplied by "every one > 0", unless it is
+// static: then it is the cosize of every non-empty layout of that shape, a bound for the empty one.
 COTILE_HD constexpr Int inner_product_m1(const IntTuple& s, const IntTuple& d) {
   if (s.is_leaf()) return (s.value() - static_int(1)) * abs(d.value());
   Int r = static_int(0);
   for (int i = 0; i < s.rank(); ++i) r = r + inner_product_m1(s.get(i), d.get(i));
   return r;
 }
-COTILE_HD constexpr Int cosize(const Layout& l) { return inner_product_m1(l.shape, l.stride) + static_int(1); }
+COTILE_HD constexpr Int cosize(const Layout& l) {
+  bool empty = false, static_empty = false;
+  Int nonempty = static_int(1);  // on the symbolic extents
+  for (int k = 0; k < l.shape.num_leaves(); ++k) {
+    const Int s = l.shape.leaf_at(k);
+    if (!is_known(s)) {
+      nonempty = logical_and(nonempty, less(static_int(0), s));
+    } else if (s.value == 0) {
+      empty = true;
+      static_empty = static_empty || s.is_static;
+    }
+  }
+  if (empty) return Int{0, static_empty};
+  const Int c = inner_product_m1(l.shape, l.stride) + static_int(1);
+  return c.is_static || is_known(nonempty) ? c : c * nonempty;
+}
 
 // L(c): c is an integer index or a hierarchical coordinate congruent to a prefix of L.
 COTILE_HD constexpr Int eval(const Layout& l, const IntTuple& c) { return crd2idx(c, l.shape, l.stride); }

@@ -207,6 +207,14 @@ TEST(Typed, RunTimeArithmeticOverflowIsAnError) {
             "  fix: pass values below 2^63 as int64_t");
 }
 
+// cosize of run-time extents: 0 where one is 0; a static cosize stays static (that of every
+// non-empty layout of the shape).
+TEST(Typed, CosizeOfARunTimeEmptyLayout) {
+  for (int64_t n : {0, 3})
+    EXPECT_EQ(cosize(make_layout(make_shape(opaque(n), _4{}), make_stride(_1{}, opaque(8)))), n ? 27 : 0);
+  static_assert(std::is_same_v<decltype(cosize(make_layout(opaque(0), _0{}))), _1>);
+}
+
 TEST(Typed, DynamicValuesFlowThroughTheProgram) {
   for (int64_t ld : {64, 100, 1000}) {
     const auto l = make_layout(make_shape(_16{}, opaque(ld)), make_stride(opaque(ld), _1{}));
