@@ -4,6 +4,8 @@
 // and integer-tuple functions (int_tuple.hpp).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -352,6 +354,21 @@ TEST(IntTupleFunctions, StaticWhereTheEngineIs) {
   EXPECT_EQ(max(opaque(3), _5{}), 5);
   EXPECT_EQ(round_up(opaque(9), _8{}), 16);
   EXPECT_EQ(ceil_div(opaque(9), opaque(4)), 3);
+  // The ceiling for either sign, on run-time values (the program's own arithmetic) and static ones.
+  static_assert(std::is_same_v<decltype(ceil_div(_5{}, Int<-1>{})), Int<-5>> &&
+                std::is_same_v<decltype(round_up(_5{}, Int<-2>{})), _6>);
+  for (int64_t a = -9; a <= 9; ++a)
+    for (int64_t b : {-4, -1, 3}) {
+      const auto want = int64_t(std::ceil(double(a) / double(b)));
+      EXPECT_EQ(ceil_div(opaque(a), opaque(b)), want) << a << " / " << b;
+      EXPECT_EQ(ceil_div(opaque(a), Int<-4>{}), int64_t(std::ceil(double(a) / -4.0))) << a;
+      EXPECT_EQ(ceil_div(opaque(a), _3{}), int64_t(std::ceil(double(a) / 3.0))) << a;
+    }
+  // shape_div rounds away from zero, as CuTe's: the divisibility of run-time values is checked on them.
+  EXPECT_EQ(shape_div(opaque(-4), opaque(4)), -1);
+  EXPECT_EQ(shape_div(opaque(8), Int<-2>{}), -4);
+  EXPECT_EQ(shape_div(opaque(0), opaque(-1)), 0);
+  EXPECT_THROW(shape_div(opaque(6), opaque(-4)), cotile::Error);
   // compact strides, compared with tuples: static results compare statically.
   static_assert(is_constant_v<1, decltype(compact_col_major(make_tuple(_4{}, _8{}, _1{}, _2{})) ==
                                           make_tuple(_1{}, _4{}, _0{}, _32{}))>);
