@@ -27,6 +27,23 @@ TEST(Errors, NonDivisibleShape) {
             "  fix: choose an rhs shape that splits evenly across the lhs modes");
 }
 
+// An index is divided by the extents: one of 0 leaves it no coordinate, and the message says so
+// rather than "division by zero". The last mode takes the remainder, as in CuTe.
+TEST(Errors, AnEmptyShapeHasNoCoordinates) {
+  EXPECT_EQ(calc_error("idx2crd(5, (0,4))"),
+            "idx2crd: the shape has an extent 0: it is empty, so no index has a coordinate\n"
+            "  shape = (0,4)\n"
+            "  fix: evaluate only non-empty layouts");
+  EXPECT_EQ(calc_error("eval((0,4):(1,1), 3)"),
+            "eval: crd2idx: the shape has an extent 0: it is empty, so no index has a coordinate\n"
+            "  shape = (0,4)\n"
+            "  fix: evaluate only non-empty layouts");
+  EXPECT_EQ(calc_error("right_inverse((0,4):(1,1))"),
+            "right_inverse: a law's check: the layout has an extent 0: it is empty, so it has no value at any index\n"
+            "  fix: give every mode an extent >= 1");
+  EXPECT_EQ(calc("idx2crd(5, (4,0))"), "(1,1)");
+}
+
 TEST(Errors, NegativeExtent) {
   // A layout's shape counts coordinates: a negative extent is refused where it is written, and
   // where an operation would make a layout of it (CuTe computes sizes and cosizes from it).

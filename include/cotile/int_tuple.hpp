@@ -374,6 +374,14 @@ COTILE_HD constexpr Int colex_less(const IntTuple& a, const IntTuple& b) {
 
 COTILE_HD constexpr Int crd2idx_rest(const Int& c, const IntTuple& s, const IntTuple& d, int i);
 
+// An integer index is read mode by mode, divided by the extents: one of 0 leaves it no coordinate
+// (the layout is empty). Named here, before the division's own "division by zero".
+COTILE_HD constexpr void check_index_extent(const char* op, const Int& extent, const IntTuple& s) {
+  if (is_known(extent) && extent.value == 0)
+    fail(op, "the shape has an extent 0: it is empty, so no index has a coordinate", "evaluate only non-empty layouts",
+         arg("shape", s));
+}
+
 // crd2idx(c, S, D): the index of coordinate c in shape S with strides D.
 //   int c, int S:       c * D
 //   tuple c, tuple S:   sum_i crd2idx(c_i, S_i, D_i)                  (left fold)
@@ -402,6 +410,7 @@ COTILE_HD constexpr Int crd2idx(const IntTuple& c, const IntTuple& s, const IntT
 COTILE_HD constexpr Int crd2idx_rest(const Int& c, const IntTuple& s, const IntTuple& d, int i) {
   if (i == s.rank() - 1) return crd2idx(int_tuple(c), s.get(i), d.get(i));
   const Int p = product(s.get(i));
+  check_index_extent("crd2idx", p, s);
   return crd2idx(int_tuple(c % p), s.get(i), d.get(i)) + crd2idx_rest(c / p, s, d, i + 1);
 }
 
@@ -426,6 +435,7 @@ COTILE_HD constexpr IntTuple idx2crd(const IntTuple& c, const IntTuple& s) {
       r.push_back(idx2crd(int_tuple(rest), si));
     } else {
       const Int p = product(si);
+      check_index_extent("idx2crd", p, s);
       r.push_back(idx2crd(int_tuple(rest % p), si));
       rest = rest / p;
     }
@@ -485,6 +495,7 @@ COTILE_HD constexpr IntTuple idx2crd(const IntTuple& c, const IntTuple& s, const
   if (d.is_tuple())
     fail("idx2crd", "an integer shape needs an integer stride", nullptr, arg("shape", s), arg("stride", d));
   if (is_constant(s.value(), 1)) return int_tuple(static_int(0));
+  check_index_extent("idx2crd", s.value(), s);
   return int_tuple((c.value() / d.value()) % s.value());
 }
 

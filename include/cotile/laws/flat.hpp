@@ -27,6 +27,9 @@ struct Flat {
   COTILE_HD constexpr int64_t operator()(int64_t i) const {
     int64_t r = 0;
     for (int k = 0; k + 1 < n; ++k) {
+      if (s[k] == 0)
+        fail("a law's check", "the layout has an extent 0: it is empty, so it has no value at any index",
+             "give every mode an extent >= 1");
       cotile::detail::check_divisor(i, s[k], "division by zero in a % b");
       r = cotile::detail::checked_add(r, cotile::detail::checked_mul(i % s[k], d[k]));
       i /= s[k];
