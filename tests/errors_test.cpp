@@ -42,6 +42,11 @@ TEST(Errors, AnEmptyShapeHasNoCoordinates) {
             "right_inverse: a law's check: the layout has an extent 0: it is empty, so it has no value at any index\n"
             "  fix: give every mode an extent >= 1");
   EXPECT_EQ(calc("idx2crd(5, (4,0))"), "(1,1)");
+  // filter keeps an empty layout empty, so complement sees it (CuTe's filter drops the 0:_0 mode).
+  EXPECT_EQ(calc_error("complement((4,0):(_1,_0), 16)"),
+            "complement: the layout is empty (an extent 0): (L, C) has no elements, so no C reaches the cotarget\n"
+            "  layout = (4,0):(_1,_0)\n"
+            "  fix: complement a layout of extents >= 1");
 }
 
 TEST(Errors, NegativeExtent) {

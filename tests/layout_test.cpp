@@ -24,6 +24,13 @@ TEST(Layout, CosizeIsOnePastTheLargestOffset) {
   EXPECT_EQ(str(cosize(L("(_4,_8):(_8,_1)"))), "_32");
 }
 
+// filter keeps an empty layout empty: a known extent 0 is not a broadcast mode to drop.
+TEST(Layout, FilterOfAnEmptyLayoutIsEmpty) {
+  EXPECT_EQ(str(filter(L("(4,0):(_1,_0)"))), "(4,0):(_1,_0)");
+  EXPECT_EQ(str(filter_zeros(L("(4,_0,8):(_1,_0,_0)"))), "(4,_0,_1):(_1,_0,_0)");
+  EXPECT_EQ(str(filter(L("(4,8):(_1,_0)"))), "4:_1");
+}
+
 // An empty layout reaches no offset (CuTe's sum 1 + (s - 1) |d| gives _-5 for _0:_6).
 TEST(Layout, CosizeOfAnEmptyLayoutIsZero) {
   EXPECT_EQ(str(cosize(L("_0:_6"))), "_0");

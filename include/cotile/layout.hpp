@@ -253,10 +253,18 @@ COTILE_HD constexpr Layout coalesce(const Layout& l, const IntTuple& profile) {
   return r.layout();
 }
 
-// filter_zeros(L): every mode with a static _0 stride gets shape _1.
-COTILE_HD constexpr Layout filter_zeros(const Layout& l) { return Layout{filter_zeros(l.stride, l.shape), l.stride}; }
+// filter_zeros(L): every mode with a static _0 stride gets shape _1, but for a known extent 0: L is
+// empty and stays so (CuTe's _1 there makes filter((4,0):(_1,_0)) the 4:_1 of offsets the empty L
+// never reaches). A symbolic extent (the typed layer) is taken as non-zero, as CuTe takes it.
+COTILE_HD constexpr Layout filter_zeros(const Layout& l) {
+  IntTuple s = filter_zeros(l.stride, l.shape);
+  for (int k = 0; k < s.num_leaves(); ++k)
+    if (is_known(l.shape.leaf_at(k)) && l.shape.leaf_at(k).value == 0) s.leaf_at(k) = l.shape.leaf_at(k);
+  return Layout{s, l.stride};
+}
 
 // filter(L) = coalesce(filter_zeros(L)): drops static-0-stride and static size-1 modes.
+// Law: R reaches the same offsets as L (none when L is empty).
 COTILE_HD constexpr Layout filter(const Layout& l) { return coalesce(filter_zeros(l)); }
 
 // nullspace(L) = K: the indices of L's domain whose coordinates are 0 on every mode of L but its

@@ -220,6 +220,25 @@ TEST(LawSweep, CoalesceAndFilter) {
   }
 }
 
+// Empty layouts (one extent 0, static or run-time): a law over L's indices holds on none, and
+// filter's "the same offsets" means none at all (CuTe's filter makes (4,0):(_1,_0) the 4:_1).
+TEST(LawSweep, EmptyLayouts) {
+  Gen g(113);
+  for (int64_t n = 0; n < cases_per_op(); ++n) {
+    Layout l = g.any(4);
+    l.shape.leaf_at(int(g.g() % uint64_t(l.shape.num_leaves()))) = g.leaf(0);
+    check<Layout>(
+        "coalesce (empty)", str(l), [&](Options) { return coalesce(l); },
+        [&](const Layout& r) { return oracle::coalesce(l, r); });
+    check<Layout>(
+        "filter (empty)", str(l), [&](Options) { return filter(l); },
+        [&](const Layout& r) { return oracle::filter(l, r); });
+    check<Layout>(
+        "left_inverse (empty)", str(l), [&](Options o) { return left_inverse(l, o); },
+        [&](const Layout& r) { return oracle::left_inverse(l, r); });
+  }
+}
+
 TEST(LawSweep, LogicalDivide) {
   Gen g(106);
   for (int64_t n = 0; n < cases_per_op(); ++n) {
