@@ -49,6 +49,26 @@ TEST(Errors, AnEmptyShapeHasNoCoordinates) {
             "  fix: complement a layout of extents >= 1");
 }
 
+// CuTe's three-argument idx2crd divides the index by the stride: a stride 0 (a broadcast mode) has
+// no coordinate to give back. A mode of extent 1 has one, whatever its stride.
+TEST(Errors, IndexThroughAZeroStride) {
+  EXPECT_EQ(calc_error("idx2crd(0, 2, 0)"),
+            "idx2crd: a stride of 0 sends every coordinate of the mode to the same index, so no index tells them "
+            "apart\n"
+            "  shape = 2\n"
+            "  stride = 0\n"
+            "  fix: give the mode a non-zero stride (idx2crd(c, S) for the natural coordinate)");
+  EXPECT_EQ(calc_error("idx2crd(5, (2,3), (0,2))"),
+            "idx2crd: a stride of 0 sends every coordinate of the mode to the same index, so no index tells them "
+            "apart\n"
+            "  shape = 2\n"
+            "  stride = 0\n"
+            "  fix: give the mode a non-zero stride (idx2crd(c, S) for the natural coordinate)");
+  EXPECT_EQ(calc("idx2crd(5, (1,3), (0,2))"), "(0,2)");
+  EXPECT_EQ(calc("idx2crd(5, (_1,3), (0,2))"), "(_0,2)");
+  EXPECT_EQ(calc("idx2crd(5, (2,3), (1,2))"), "(1,2)");
+}
+
 TEST(Errors, NegativeExtent) {
   // A layout's shape counts coordinates: a negative extent is refused where it is written, and
   // where an operation would make a layout of it (CuTe computes sizes and cosizes from it).

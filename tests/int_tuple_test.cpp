@@ -145,8 +145,9 @@ TEST(IntTuple, Idx2CrdWithAStrideDividesThenWraps) {
   EXPECT_EQ(str(idx2crd(T("77"), T("(8,16)"), T("(16,1)"))), "(4,13)");
   EXPECT_EQ(str(idx2crd(T("77"), T("(8,16)"), T("1"))), "(5,9)");  // compact strides from 1
   EXPECT_EQ(str(idx2crd(T("(3,5)"), T("(8,16)"), T("(16,1)"))), "(0,5)");
-  EXPECT_EQ(str(idx2crd(T("5"), T("_1"), T("0"))), "_0");  // no division by the 0 stride
-  EXPECT_THROW(idx2crd(T("5"), T("4"), T("0")), Error);
+  EXPECT_EQ(str(idx2crd(T("5"), T("_1"), T("0"))), "_0");              // no division by the 0 stride
+  EXPECT_THROW(idx2crd(T("5"), T("4"), T("0")), Error);                // no coordinate through a 0 stride
+  EXPECT_EQ(str(idx2crd(T("5"), T("(1,_3)"), T("(0,_2)"))), "(0,2)");  // a run-time 1: its one coordinate
 }
 
 // lex_less: the first leaf most significant; colex_less: the last. Static where the leaves are.

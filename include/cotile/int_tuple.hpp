@@ -471,7 +471,8 @@ COTILE_HD constexpr IntTuple compact_row_major(const IntTuple& s, Int current = 
 }
 
 // idx2crd(c, S, D): the coordinate of index c in a compact S:D, CuTe's three-argument form.
-//   int c, int S, int D:       (c / D) % S, and _0 for a static _1 shape (no division by a 0 stride)
+//   int c, int S, int D:       (c / D) % S; 0 for a shape 1 (no division by a 0 stride); refused
+//                              for a stride 0 of a larger shape (CuTe divides by it)
 //   int c, tuple S, tuple D:   mode by mode, each from the whole index
 //   int c, tuple S, int D:     D is the start of S's compact column-major strides
 //   tuple c, tuple S, tuple D: mode by mode                Requires equal ranks
@@ -496,6 +497,11 @@ COTILE_HD constexpr IntTuple idx2crd(const IntTuple& c, const IntTuple& s, const
     fail("idx2crd", "an integer shape needs an integer stride", nullptr, arg("shape", s), arg("stride", d));
   if (is_constant(s.value(), 1)) return int_tuple(static_int(0));
   check_index_extent("idx2crd", s.value(), s);
+  if (is_known(s.value()) && s.value().value == 1) return int_tuple(Int{0, false});  // a run-time 1: its one coordinate
+  if (is_known(d.value()) && d.value().value == 0)
+    fail("idx2crd", "a stride of 0 sends every coordinate of the mode to the same index, so no index tells them apart",
+         "give the mode a non-zero stride (idx2crd(c, S) for the natural coordinate)", arg("shape", s),
+         arg("stride", d));
   return int_tuple((c.value() / d.value()) % s.value());
 }
 

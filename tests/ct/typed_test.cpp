@@ -176,6 +176,24 @@ TEST(Typed, CoordinateFunctionsRefuseNegativeExtents) {
   EXPECT_EQ(to_string(crd2idx(opaque(5), make_shape(opaque(4), _2{}), make_stride(_1{}, opaque(4)))), "5");
 }
 
+TEST(Typed, IndexThroughARunTimeZeroStride) {
+  // CuTe divides by the stride: a run-time 0 is refused on its value with the engine's message.
+  EXPECT_EQ(error_of([] { (void)idx2crd(opaque(5), make_shape(opaque(2), _3{}), make_stride(opaque(0), _2{})); }),
+            "idx2crd: a stride of 0 sends every coordinate of the mode to the same index, so no index tells them "
+            "apart\n"
+            "  shape = 2\n"
+            "  stride = 0\n"
+            "  fix: give the mode a non-zero stride (idx2crd(c, S) for the natural coordinate)");
+  // A mode of extent 1 has one coordinate, 0, which the engine gives (int_tuple_test); the typed
+  // layer's arithmetic, fixed at compile time for any extent, divides all the same and refuses.
+  EXPECT_EQ(error_of([] { (void)idx2crd(opaque(5), make_shape(opaque(1), _3{}), make_stride(opaque(0), _2{})); }),
+            "typed layer: division by zero: a run-time value divides by a run-time 0\n"
+            "  dividend = 5\n"
+            "  fix: give the extent a nonzero value");
+  // The twin with a non-zero stride.
+  EXPECT_EQ(to_string(idx2crd(opaque(5), make_shape(opaque(2), _3{}), make_stride(opaque(1), _2{}))), "(1,2)");
+}
+
 TEST(Typed, RunTimeArithmeticOverflowIsAnError) {
   // Computed in int, as CuTe computes with int arguments: where its arithmetic would wrap, the
   // host's replay refuses; with int64_t arguments the same values are exact.

@@ -518,9 +518,33 @@ COTILE_HD COTILE_INLINE constexpr auto idx2crd(const C& c, const S& s) {
   check_shape_extents<op::Idx2Crd>(s);
   return lift<op::Idx2Crd, Kind::kTuple, Kind::kTuple>(c, s);
 }
+// idx2crd(c, S, D) divides by the strides: a run-time 0 among them is refused on the host with the
+// engine's message (its replay on the values), not the replay's bare "division by zero"; a static
+// one where the shape is not 1 is a compile error.
+template <class C, class S, class D>
+COTILE_HD COTILE_INLINE constexpr void check_index_strides([[maybe_unused]] const C& c, [[maybe_unused]] const S& s,
+                                                           [[maybe_unused]] const D& d) {
+#if !defined(__CUDA_ARCH__) || defined(COTILE_DEVICE_CHECKS)
+  constexpr int nc = ArgOf<C>::slots, ns = ArgOf<S>::slots, nd = ArgOf<D>::slots;
+  if constexpr (nd > 0) {
+    if (!__builtin_is_constant_evaluated()) {
+      int64_t vc[nc > 0 ? nc : 1] = {}, vs[ns > 0 ? ns : 1] = {}, vd[nd] = {};
+      ArgOf<D>::gather(d, vd);
+      bool zero = false;
+      for (int k = 0; k < nd; ++k) zero = zero || vd[k] == 0;
+      if (zero) {
+        ArgOf<C>::gather(c, vc), ArgOf<S>::gather(s, vs);
+        (void)cotile::idx2crd(ArgOf<C>::engine_tuple(nullptr, 0, vc), ArgOf<S>::engine_tuple(nullptr, 0, vs),
+                              ArgOf<D>::engine_tuple(nullptr, 0, vd));
+      }
+    }
+  }
+#endif
+}
 template <class C, class S, class D>
 COTILE_HD COTILE_INLINE constexpr auto idx2crd(const C& c, const S& s, const D& d) {
   check_shape_extents<op::Idx2Crd>(s);
+  check_index_strides(c, s, d);
   return lift<op::Idx2Crd, Kind::kTuple, Kind::kTuple, Kind::kTuple>(c, s, d);
 }
 template <class C, class S, class D>
