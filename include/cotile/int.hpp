@@ -71,6 +71,8 @@ struct Tape {
 COTILE_HD constexpr bool is_symbolic(const Int& x) { return x.sym >= 0; }
 // A value whose run-time number is known here (static, or an ordinary dynamic value).
 COTILE_HD constexpr bool is_known(const Int& x) { return x.is_static || x.sym < 0; }
+// Whether x is known here and equals v (is_constant(x, v) asks the same of a static x only).
+COTILE_HD constexpr bool known_equal(const Int& x, int64_t v) { return is_known(x) && x.value == v; }
 // Whether a precondition on a and b can be decided here; when a symbolic value leaves it undecided,
 // its tape is marked and the typed layer checks it on the values at run time.
 COTILE_HD constexpr bool decidable(const Int& a, const Int& b) {
@@ -232,7 +234,7 @@ COTILE_HD constexpr Int round_up(const Int& a, const Int& b) {
 }
 // lcm(a, b) = |a| / gcd(a, b) * |b| (lcm(0, 0) = 0); staticness from those operations.
 COTILE_HD constexpr Int lcm(const Int& a, const Int& b) {
-  if (is_known(a) && is_known(b) && a.value == 0 && b.value == 0) return Int{0, a.is_static && b.is_static};
+  if (known_equal(a, 0) && known_equal(b, 0)) return Int{0, a.is_static && b.is_static};
   return abs(a) / gcd(a, b) * abs(b);
 }
 

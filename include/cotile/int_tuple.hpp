@@ -377,7 +377,7 @@ COTILE_HD constexpr Int crd2idx_rest(const Int& c, const IntTuple& s, const IntT
 // An integer index is read mode by mode, divided by the extents: one of 0 leaves it no coordinate
 // (the layout is empty). Named here, before the division's own "division by zero".
 COTILE_HD constexpr void check_index_extent(const char* op, const Int& extent, const IntTuple& s) {
-  if (is_known(extent) && extent.value == 0)
+  if (known_equal(extent, 0))
     fail(op, "the shape has an extent 0: it is empty, so no index has a coordinate", "evaluate only non-empty layouts",
          arg("shape", s));
 }
@@ -497,8 +497,8 @@ COTILE_HD constexpr IntTuple idx2crd(const IntTuple& c, const IntTuple& s, const
     fail("idx2crd", "an integer shape needs an integer stride", nullptr, arg("shape", s), arg("stride", d));
   if (is_constant(s.value(), 1)) return int_tuple(static_int(0));
   check_index_extent("idx2crd", s.value(), s);
-  if (is_known(s.value()) && s.value().value == 1) return int_tuple(Int{0, false});  // a run-time 1: its one coordinate
-  if (is_known(d.value()) && d.value().value == 0)
+  if (known_equal(s.value(), 1)) return int_tuple(Int{0, false});  // a run-time 1: its one coordinate
+  if (known_equal(d.value(), 0))
     fail("idx2crd", "a stride of 0 sends every coordinate of the mode to the same index, so no index tells them apart",
          "give the mode a non-zero stride (idx2crd(c, S) for the natural coordinate)", arg("shape", s),
          arg("stride", d));

@@ -259,7 +259,7 @@ COTILE_HD constexpr Layout coalesce(const Layout& l, const IntTuple& profile) {
 COTILE_HD constexpr Layout filter_zeros(const Layout& l) {
   IntTuple s = filter_zeros(l.stride, l.shape);
   for (int k = 0; k < s.num_leaves(); ++k)
-    if (is_known(l.shape.leaf_at(k)) && l.shape.leaf_at(k).value == 0) s.leaf_at(k) = l.shape.leaf_at(k);
+    if (known_equal(l.shape.leaf_at(k), 0)) s.leaf_at(k) = l.shape.leaf_at(k);
   return Layout{s, l.stride};
 }
 

@@ -52,7 +52,7 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
                                                         Options opt, ComplementTrace* tr) {
   if (tr) tr->filtered = f;
   for (int k = 0; k < f.shape.num_leaves(); ++k)  // (filter keeps an empty layout empty)
-    if (is_known(f.shape.leaf_at(k)) && f.shape.leaf_at(k).value == 0)
+    if (known_equal(f.shape.leaf_at(k), 0))
       fail("complement", "the layout is empty (an extent 0): (L, C) has no elements, so no C reaches the cotarget",
            "complement a layout of extents >= 1", arg("layout", l));
   if (f.shape.is_leaf() && is_constant(f.stride.value(), 0)) {
