@@ -194,6 +194,25 @@ TEST(Typed, IndexThroughARunTimeZeroStride) {
   EXPECT_EQ(to_string(idx2crd(opaque(5), make_shape(opaque(2), _3{}), make_stride(opaque(1), _2{}))), "(1,2)");
 }
 
+TEST(Typed, FilterOfARunTimeEmptyLayout) {
+  // (4,n):(_1,_0) with n = 0 is empty; CuTe's filter drops the _0-stride mode and gives 4:_1, the
+  // offsets 0..3 that the empty layout never reaches. The engine keeps the 0 (filter stays empty);
+  // the typed result cannot, and refuses.
+  const std::string empty =
+      ": the layout is empty (a run-time extent 0), and the typed result, whose modes are fixed at compile "
+      "time, dropped that extent's mode of stride _0: it would not be empty\n"
+      "  layout = (4,0):(_1,_0)\n"
+      "  fix: give every extent a value >= 1, or filter the engine's layout (cotile::filter), whose modes follow "
+      "the values";
+  EXPECT_EQ(error_of([] { (void)filter(make_layout(make_shape(4, opaque(0)), make_stride(_1{}, _0{}))); }),
+            "filter" + empty);
+  EXPECT_EQ(error_of([] { (void)filter_zeros(make_layout(make_shape(4, opaque(0)), make_stride(_1{}, _0{}))); }),
+            "filter_zeros" + empty);
+  // Its twins: a non-zero extent, and a 0 at a mode the result keeps (the result is empty too).
+  EXPECT_EQ(to_string(filter(make_layout(make_shape(4, opaque(3)), make_stride(_1{}, _0{})))), "4:_1");
+  EXPECT_EQ(to_string(filter(make_layout(make_shape(opaque(0), _4{}), make_stride(_1{}, _0{})))), "0:_1");
+}
+
 TEST(Typed, RunTimeArithmeticOverflowIsAnError) {
   // Computed in int, as CuTe computes with int arguments: where its arithmetic would wrap, the
   // host's replay refuses; with int64_t arguments the same values are exact.

@@ -407,13 +407,47 @@ template <class L, class P>
 COTILE_HD COTILE_INLINE constexpr auto coalesce(const L& l, const P& p) {
   return lift<op::Coalesce, Kind::kLayout, Kind::kTuple>(l, p);
 }
+// filter and filter_zeros of a layout with a run-time extent 0, an empty layout: the engine keeps
+// that extent, so R stays empty (filter's law: R reaches the offsets L reaches, none). The typed
+// result's modes are fixed at compile time, where the extent was taken as non-zero (as CuTe takes
+// it): where that dropped its mode of stride _0, R would not be empty. Refused on the values.
+template <class L, class R>
+COTILE_HD COTILE_INLINE constexpr void check_empty_stays_empty([[maybe_unused]] const char* op,
+                                                               [[maybe_unused]] const L& l,
+                                                               [[maybe_unused]] const R& r) {
+#if !defined(__CUDA_ARCH__) || defined(COTILE_DEVICE_CHECKS)
+  constexpr int n = ArgOf<L>::slots;
+  if constexpr (n > 0) {
+    if (!__builtin_is_constant_evaluated()) {
+      int64_t v[n] = {};
+      ArgOf<L>::gather(l, v);
+      bool zero = false;
+      for (int k = 0; k < n; ++k) zero = zero || v[k] == 0;
+      if (zero) {
+        const ::cotile::Layout e = ArgOf<L>::engine_layout(nullptr, 0, v);
+        if (::cotile::size(e).value == 0 && int64_t(size(r)) != 0)
+          fail(op,
+               "the layout is empty (a run-time extent 0), and the typed result, whose modes are fixed at "
+               "compile time, dropped that extent's mode of stride _0: it would not be empty",
+               "give every extent a value >= 1, or filter the engine's layout (cotile::filter), whose modes follow "
+               "the values",
+               arg("layout", e));
+      }
+    }
+  }
+#endif
+}
 template <class L>
 COTILE_HD COTILE_INLINE constexpr auto filter(const L& l) {
-  return lift<op::Filter, Kind::kLayout>(l);
+  auto r = lift<op::Filter, Kind::kLayout>(l);
+  check_empty_stays_empty("filter", l, r);
+  return r;
 }
 template <class L>
 COTILE_HD COTILE_INLINE constexpr auto filter_zeros(const L& l) {
-  return lift<op::FilterZeros, Kind::kLayout>(l);
+  auto r = lift<op::FilterZeros, Kind::kLayout>(l);
+  check_empty_stays_empty("filter_zeros", l, r);
+  return r;
 }
 template <class L>
 COTILE_HD COTILE_INLINE constexpr auto zip(const L& l) {
