@@ -200,7 +200,7 @@ TEST(Typed, FilterOfARunTimeEmptyLayout) {
   // the typed result cannot, and refuses.
   const std::string empty =
       ": the layout is empty (a run-time extent 0), and the typed result, whose modes are fixed at compile "
-      "time, dropped that extent's mode of stride _0: it would not be empty\n"
+      "time, took that extent (at a mode of stride _0) as _1: it would not be empty\n"
       "  layout = (4,0):(_1,_0)\n"
       "  fix: give every extent a value >= 1, or filter the engine's layout (cotile::filter), whose modes follow "
       "the values";

@@ -410,7 +410,7 @@ COTILE_HD COTILE_INLINE constexpr auto coalesce(const L& l, const P& p) {
 // filter and filter_zeros of a layout with a run-time extent 0, an empty layout: the engine keeps
 // that extent, so R stays empty (filter's law: R reaches the offsets L reaches, none). The typed
 // result's modes are fixed at compile time, where the extent was taken as non-zero (as CuTe takes
-// it): where that dropped its mode of stride _0, R would not be empty. Refused on the values.
+// it): where that made its mode of stride _0 a _1, R would not be empty. Refused on the values.
 template <class L, class R>
 COTILE_HD COTILE_INLINE constexpr void check_empty_stays_empty([[maybe_unused]] const char* op,
                                                                [[maybe_unused]] const L& l,
@@ -428,7 +428,7 @@ COTILE_HD COTILE_INLINE constexpr void check_empty_stays_empty([[maybe_unused]] 
         if (::cotile::size(e).value == 0 && int64_t(size(r)) != 0)
           fail(op,
                "the layout is empty (a run-time extent 0), and the typed result, whose modes are fixed at "
-               "compile time, dropped that extent's mode of stride _0: it would not be empty",
+               "compile time, took that extent (at a mode of stride _0) as _1: it would not be empty",
                "give every extent a value >= 1, or filter the engine's layout (cotile::filter), whose modes follow "
                "the values",
                arg("layout", e));
