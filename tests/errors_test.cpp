@@ -42,6 +42,15 @@ TEST(Errors, AnEmptyShapeHasNoCoordinates) {
             "right_inverse: a law's check: the layout has an extent 0: it is empty, so it has no value at any index\n"
             "  fix: give every mode an extent >= 1");
   EXPECT_EQ(calc("idx2crd(5, (4,0))"), "(1,1)");
+  // An empty cotarget shape (here a run-time one: logical_divide takes it from the layout's shape),
+  // named rather than its fold's "ceil_div: division by zero".
+  EXPECT_EQ(calc_error("logical_divide((_4,0):(_1,_4), _2:_1)"),
+            "logical_divide: complement: the cotarget shape has an extent 0: it is empty, so there is nothing for C "
+            "to reach\n"
+            "  layout = _2:_1\n"
+            "  cotarget = (_4,0)\n"
+            "  fix: give the cotarget extents >= 1 (logical_divide and the products take it from the layout's shape)");
+  EXPECT_EQ(calc("logical_divide((_4,3):(_1,_4), _2:_1)"), "(_2,(_2,3)):(_1,(_2,_4))");
   // filter keeps an empty layout empty, so complement sees it (CuTe's filter drops the 0:_0 mode).
   EXPECT_EQ(calc_error("complement((4,0):(_1,_0), 16)"),
             "complement: the layout is empty (an extent 0): (L, C) has no elements, so no C reaches the cotarget\n"

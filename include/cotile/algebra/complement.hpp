@@ -55,6 +55,14 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
     if (known_equal(f.shape.leaf_at(k), 0))
       fail("complement", "the layout is empty (an extent 0): (L, C) has no elements, so no C reaches the cotarget",
            "complement a layout of extents >= 1", arg("layout", l));
+  // A cotarget shape is divided mode by mode below (ceil_div folds the stride through its extents):
+  // one of 0 is an empty cotarget, named here before that division's own "division by zero".
+  if (cotarget.is_tuple())
+    for (int k = 0; k < cotarget.num_leaves(); ++k)
+      if (known_equal(cotarget.leaf_at(k), 0))
+        fail("complement", "the cotarget shape has an extent 0: it is empty, so there is nothing for C to reach",
+             "give the cotarget extents >= 1 (logical_divide and the products take it from the layout's shape)",
+             arg("layout", l), arg("cotarget", cotarget));
   if (f.shape.is_leaf() && is_constant(f.stride.value(), 0)) {
     if (tr) tr->whole_cotarget = true;
     // Irreducible rank-1 stride-0 layout: the complement is the whole cotarget.
