@@ -407,35 +407,43 @@ template <class L, class P>
 COTILE_HD COTILE_INLINE constexpr auto coalesce(const L& l, const P& p) {
   return lift<op::Coalesce, Kind::kLayout, Kind::kTuple>(l, p);
 }
+// The typed layer's run-time checks, on the host (and on the device with COTILE_DEVICE_CHECKS),
+// never in constant evaluation: x's run-time values are compared one by one (`suspect`), and only
+// when one is suspect does `replay` see them all, to decide on the engine's values and name them.
+template <class X, class Suspect, class Replay>
+COTILE_HD COTILE_INLINE constexpr void check_run_time_values([[maybe_unused]] const X& x,
+                                                             [[maybe_unused]] const Suspect& suspect,
+                                                             [[maybe_unused]] const Replay& replay) {
+#if !defined(__CUDA_ARCH__) || defined(COTILE_DEVICE_CHECKS)
+  constexpr int n = ArgOf<X>::slots;
+  if constexpr (n > 0) {
+    if (!__builtin_is_constant_evaluated()) {
+      int64_t v[n] = {};
+      ArgOf<X>::gather(x, v);
+      for (int k = 0; k < n; ++k)
+        if (suspect(v[k])) return replay(static_cast<const int64_t*>(v));
+    }
+  }
+#endif
+}
+COTILE_HD constexpr bool is_zero_value(int64_t v) { return v == 0; }
+
 // filter and filter_zeros of a layout with a run-time extent 0, an empty layout: the engine keeps
 // that extent, so R stays empty (filter's law: R reaches the offsets L reaches, none). The typed
 // result's modes are fixed at compile time, where the extent was taken as non-zero (as CuTe takes
 // it): where that made its mode of stride _0 a _1, R would not be empty. Refused on the values.
 template <class L, class R>
-COTILE_HD COTILE_INLINE constexpr void check_empty_stays_empty([[maybe_unused]] const char* op,
-                                                               [[maybe_unused]] const L& l,
-                                                               [[maybe_unused]] const R& r) {
-#if !defined(__CUDA_ARCH__) || defined(COTILE_DEVICE_CHECKS)
-  constexpr int n = ArgOf<L>::slots;
-  if constexpr (n > 0) {
-    if (!__builtin_is_constant_evaluated()) {
-      int64_t v[n] = {};
-      ArgOf<L>::gather(l, v);
-      bool zero = false;
-      for (int k = 0; k < n; ++k) zero = zero || v[k] == 0;
-      if (zero) {
-        const ::cotile::Layout e = ArgOf<L>::engine_layout(nullptr, 0, v);
-        if (::cotile::size(e).value == 0 && int64_t(size(r)) != 0)
-          fail(op,
-               "the layout is empty (a run-time extent 0), and the typed result, whose modes are fixed at "
-               "compile time, took that extent (at a mode of stride _0) as _1: it would not be empty",
-               "give every extent a value >= 1, or filter the engine's layout (cotile::filter), whose modes follow "
-               "the values",
-               arg("layout", e));
-      }
-    }
-  }
-#endif
+COTILE_HD COTILE_INLINE constexpr void check_empty_stays_empty(const char* op, const L& l, const R& r) {
+  check_run_time_values(l, is_zero_value, [&](const int64_t* v) {
+    const ::cotile::Layout e = ArgOf<L>::engine_layout(nullptr, 0, v);
+    if (::cotile::size(e).value == 0 && int64_t(size(r)) != 0)
+      fail(op,
+           "the layout is empty (a run-time extent 0), and the typed result, whose modes are fixed at "
+           "compile time, took that extent (at a mode of stride _0) as _1: it would not be empty",
+           "give every extent a value >= 1, or filter the engine's layout (cotile::filter), whose modes follow "
+           "the values",
+           arg("layout", e));
+  });
 }
 template <class L>
 COTILE_HD COTILE_INLINE constexpr auto filter(const L& l) {
@@ -535,17 +543,9 @@ COTILE_HD COTILE_INLINE constexpr auto ceil_div(const A& a, const B& b) {
 template <class Op, class S>
 COTILE_HD COTILE_INLINE constexpr void check_shape_extents(const S& s) {
   (void)lift<op::Extents<Op>, Kind::kTuple>(s);
-  constexpr int n = ArgOf<S>::slots;
-  if constexpr (n > 0) {
-#if !defined(__CUDA_ARCH__) || defined(COTILE_DEVICE_CHECKS)
-    if (!__builtin_is_constant_evaluated()) {
-      int64_t v[n] = {};
-      ArgOf<S>::gather(s, v);
-      for (int k = 0; k < n; ++k)
-        if (v[k] < 0) check_extents(Op::name, ArgOf<S>::engine_tuple(nullptr, 0, v));
-    }
-#endif
-  }
+  check_run_time_values(
+      s, [](int64_t v) { return v < 0; },
+      [](const int64_t* v) { check_extents(Op::name, ArgOf<S>::engine_tuple(nullptr, 0, v)); });
 }
 template <class C, class S>
 COTILE_HD COTILE_INLINE constexpr auto idx2crd(const C& c, const S& s) {
@@ -556,24 +556,13 @@ COTILE_HD COTILE_INLINE constexpr auto idx2crd(const C& c, const S& s) {
 // engine's message (its replay on the values), not the replay's bare "division by zero"; a static
 // one where the shape is not 1 is a compile error.
 template <class C, class S, class D>
-COTILE_HD COTILE_INLINE constexpr void check_index_strides([[maybe_unused]] const C& c, [[maybe_unused]] const S& s,
-                                                           [[maybe_unused]] const D& d) {
-#if !defined(__CUDA_ARCH__) || defined(COTILE_DEVICE_CHECKS)
-  constexpr int nc = ArgOf<C>::slots, ns = ArgOf<S>::slots, nd = ArgOf<D>::slots;
-  if constexpr (nd > 0) {
-    if (!__builtin_is_constant_evaluated()) {
-      int64_t vc[nc > 0 ? nc : 1] = {}, vs[ns > 0 ? ns : 1] = {}, vd[nd] = {};
-      ArgOf<D>::gather(d, vd);
-      bool zero = false;
-      for (int k = 0; k < nd; ++k) zero = zero || vd[k] == 0;
-      if (zero) {
-        ArgOf<C>::gather(c, vc), ArgOf<S>::gather(s, vs);
-        (void)cotile::idx2crd(ArgOf<C>::engine_tuple(nullptr, 0, vc), ArgOf<S>::engine_tuple(nullptr, 0, vs),
-                              ArgOf<D>::engine_tuple(nullptr, 0, vd));
-      }
-    }
-  }
-#endif
+COTILE_HD COTILE_INLINE constexpr void check_index_strides(const C& c, const S& s, const D& d) {
+  check_run_time_values(d, is_zero_value, [&](const int64_t* vd) {
+    int64_t vc[ArgOf<C>::slots > 0 ? ArgOf<C>::slots : 1] = {}, vs[ArgOf<S>::slots > 0 ? ArgOf<S>::slots : 1] = {};
+    ArgOf<C>::gather(c, vc), ArgOf<S>::gather(s, vs);
+    (void)cotile::idx2crd(ArgOf<C>::engine_tuple(nullptr, 0, vc), ArgOf<S>::engine_tuple(nullptr, 0, vs),
+                          ArgOf<D>::engine_tuple(nullptr, 0, vd));
+  });
 }
 template <class C, class S, class D>
 COTILE_HD COTILE_INLINE constexpr auto idx2crd(const C& c, const S& s, const D& d) {
