@@ -108,15 +108,22 @@ COTILE_HD constexpr int64_t checked_sub(int64_t a, int64_t b) {
   return a - b;
 }
 
-COTILE_HD constexpr int64_t checked_mul(int64_t a, int64_t b) {
-  if (a == 0 || b == 0) return 0;
-  // Compare magnitudes in unsigned arithmetic; the product fits iff |a| <= limit / |b|.
+// Magnitudes compared in unsigned arithmetic: the product fits iff |a| <= limit / |b|.
+COTILE_HD constexpr bool mul_fits(int64_t a, int64_t b) {
+  if (a == 0 || b == 0) return true;
   const bool neg = (a < 0) != (b < 0);
   const uint64_t ua = a < 0 ? uint64_t(0) - uint64_t(a) : uint64_t(a);
   const uint64_t ub = b < 0 ? uint64_t(0) - uint64_t(b) : uint64_t(b);
-  const uint64_t limit = neg ? uint64_t(kIntMax) + 1 : uint64_t(kIntMax);
-  if (ua > limit / ub)
+  return ua <= (neg ? uint64_t(kIntMax) + 1 : uint64_t(kIntMax)) / ub;
+}
+
+COTILE_HD constexpr int64_t checked_mul(int64_t a, int64_t b) {
+  if (!mul_fits(a, b))
     fail("integer arithmetic", "64-bit overflow in a * b", "use smaller shapes or strides", arg("a", a), arg("b", b));
+  if (a == 0 || b == 0) return 0;
+  const bool neg = (a < 0) != (b < 0);
+  const uint64_t ua = a < 0 ? uint64_t(0) - uint64_t(a) : uint64_t(a);
+  const uint64_t ub = b < 0 ? uint64_t(0) - uint64_t(b) : uint64_t(b);
   const uint64_t p = ua * ub;
   return neg ? int64_t(uint64_t(0) - p) : int64_t(p);
 }

@@ -206,8 +206,8 @@ COTILE_HD constexpr Layout bw_coalesce(const IntTuple& fs, const IntTuple& fd, c
       continue;
     }
     const Int front_s = ns.mode_value(0), front_d = nd.mode_value(0);
-    const Int same = equal(s * d, front_d);
-    if (front_s.is_static && is_constant(same, 1)) {
+    // (A product s * d beyond 64 bits is not the front's stride: no merge, and nothing computed.)
+    if (front_s.is_static && detail::mul_fits(s.value, d.value) && is_constant(equal(s * d, front_d), 1)) {
       note(CoalesceStep::kMerge);
       ns = replace(ns, 0, int_tuple(s * front_s));
       nd = replace(nd, 0, int_tuple(d));

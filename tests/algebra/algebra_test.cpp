@@ -210,6 +210,16 @@ TEST(Algebra, MaxCommonLayoutIsCheckedOnItsResult) {
   EXPECT_EQ(str(max_common_vector(a, b)), "_1");
 }
 
+// coalesce merges mode i into the next when s_i * d_i is the next stride; a product beyond 64 bits
+// is not one (the next stride fits), so it is not computed: the layout, whose offsets all fit, is
+// kept as it is. The product that is needed still refuses (the size of a merged mode).
+TEST(Algebra, CoalesceDoesNotComputeAProductItDoesNotNeed) {
+  EXPECT_EQ(str(coalesce(L("(2,2):(4611686018427387904,1)"))), "(2,2):(4611686018427387904,1)");
+  EXPECT_EQ(str(filter(L("(2,2):(4611686018427387904,1)"))), "(2,2):(4611686018427387904,1)");
+  EXPECT_EQ(str(coalesce(L("(_2,_2):(_4611686018427387904,_1)"))), "(_2,_2):(_4611686018427387904,_1)");
+  EXPECT_THROW(size(L("(4611686018427387904,2):(1,_0)")), Error);
+}
+
 // The fallback _1:_0 claims index 0 common to A and B: none when B is empty (CuTe returns it all the
 // same). Found by calc_fuzz with the tile laws' oracle; its twin with a B of one element holds.
 TEST(Algebra, MaxCommonLayoutOfAnEmptyLayoutIsRefused) {
