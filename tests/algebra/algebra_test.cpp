@@ -220,6 +220,29 @@ TEST(Algebra, CoalesceDoesNotComputeAProductItDoesNotNeed) {
   EXPECT_THROW(size(L("(4611686018427387904,2):(1,_0)")), Error);
 }
 
+// raked_product pairs mode k of the placements with mode k of the block (zip): with run-time
+// extents the placements of 2:1 by 2:1 are (1,2):(1,2), of rank 2 against the block's 1. The
+// refusal names the layouts, not only zip's rule. Found by an independent fuzz of `cotile calc`.
+TEST(Algebra, RakedProductOfUnequalRanksNamesTheModes) {
+  try {
+    (void)raked_product(L("2:1"), L("2:1"));
+    ADD_FAILURE() << "raked_product of unequal ranks returned";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "raked_product: mode k of the result pairs mode k of the block and of the product's placements, and "
+              "these have different ranks\n"
+              "  A = 2:1\n"
+              "  B = 2:1\n"
+              "  block = 2:1\n"
+              "  placements = (1,2):(1,2)\n"
+              "  fix: make the extents static: with run-time ones the placements keep modes (of extent 1) that static "
+              "ones drop (CuTe does not compile these inputs either)");
+  }
+  // Twins: static extents, and blocked_product, whose block 2:1 is a leaf (zip keeps it whole).
+  EXPECT_EQ(str(raked_product(L("_2:_1"), L("_2:_1"))), "((_2,_2)):((_2,_1))");
+  EXPECT_EQ(str(blocked_product(L("2:1"), L("2:1"))), "((2,(1,2))):((1,(1,2)))");
+}
+
 // The fallback _1:_0 claims index 0 common to A and B: none when B is empty (CuTe returns it all the
 // same). Found by calc_fuzz with the tile laws' oracle; its twin with a B of one element holds.
 TEST(Algebra, MaxCommonLayoutOfAnEmptyLayoutIsRefused) {

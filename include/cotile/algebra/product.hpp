@@ -39,19 +39,35 @@ COTILE_HD constexpr Layout tiled_product(const Layout& a, const Tile& t, Options
   return r.layout();
 }
 
+namespace detail {
+// zip(X, Y) of a blocked or raked product: mode k is (X_k, Y_k), so a tuple X needs Y of its rank.
+COTILE_HD constexpr Layout zip_product_modes(const char* op, const Layout& x, const Layout& y, const Layout& a,
+                                             const Layout& b) {
+  const int rx = x.shape.is_leaf() ? 1 : x.rank(), ry = y.shape.is_leaf() ? 1 : y.rank();
+  if (!x.shape.is_leaf() && rx != ry)
+    fail(op,
+         "mode k of the result pairs mode k of the block and of the product's placements, and these have "
+         "different ranks",
+         "make the extents static: with run-time ones the placements keep modes (of extent 1) that static ones "
+         "drop (CuTe does not compile these inputs either)",
+         arg("A", a), arg("B", b), arg("block", op[0] == 'r' ? y : x), arg("placements", op[0] == 'r' ? x : y));
+  return zip(x, y);
+}
+}  // namespace detail
+
 // blocked_product(A, B): with both padded by _1:_0 modes to R = max(rank A, rank B) and
 // (A, C) = logical_product(A, B), mode k of the result is (A_k, C_k): blocks laid out by B.
 COTILE_HD constexpr Layout blocked_product(const Layout& a, const Layout& b, Options opt = {}) {
   const int r = a.rank() > b.rank() ? a.rank() : b.rank();
   const Layout p = logical_product(append_to_rank(a, r), append_to_rank(b, r), opt);
-  return zip(p.get(0), p.get(1));
+  return detail::zip_product_modes("blocked_product", p.get(0), p.get(1), a, b);
 }
 
 // raked_product(A, B): as blocked_product with mode k = (C_k, A_k): blocks interleaved.
 COTILE_HD constexpr Layout raked_product(const Layout& a, const Layout& b, Options opt = {}) {
   const int r = a.rank() > b.rank() ? a.rank() : b.rank();
   const Layout p = logical_product(append_to_rank(a, r), append_to_rank(b, r), opt);
-  return zip(p.get(1), p.get(0));
+  return detail::zip_product_modes("raked_product", p.get(1), p.get(0), a, b);
 }
 
 // tile_to_shape(A, S, O): A repeated to cover shape S, the repetitions ordered by O
