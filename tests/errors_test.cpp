@@ -38,9 +38,14 @@ TEST(Errors, AnEmptyShapeHasNoCoordinates) {
             "eval: crd2idx: the shape has an extent 0: it is empty, so no index has a coordinate\n"
             "  shape = (0,4)\n"
             "  fix: evaluate only non-empty layouts");
+  // (An empty L has no index for R(i) to be: the law names R(0), where CuTe's R reaches.)
   EXPECT_EQ(calc_error("right_inverse((0,4):(1,1))"),
-            "right_inverse: a law's check: the layout has an extent 0: it is empty, so it has no value at any index\n"
-            "  fix: give every mode an extent >= 1");
+            "right_inverse: L(R(i)) = i with R(i) an index of L fails at i = 0 (R(0) = 0, not an index of L: its "
+            "size is 0)\n"
+            "  L = (0,4):(1,1)\n"
+            "  why: L has a mode of size 0: shapes must be positive\n"
+            "  CuTe 4.7 returns _1:_0 here\n"
+            "  fix: give every mode a positive size");
   EXPECT_EQ(calc("idx2crd(5, (4,0))"), "(1,1)");
   // An empty cotarget shape (here a run-time one: logical_divide takes it from the layout's shape),
   // named rather than its fold's "ceil_div: division by zero".

@@ -163,7 +163,8 @@ void bind_functions(py::module_& m) {
   def_op(m, "complement", "complement", {{"layout"}, {"max_idx", false}},
          "complement(layout, cotarget=cosize(layout))");
   def_op(m, "left_inverse", "left_inverse", {{"layout"}}, "left_inverse(layout): R(L(i)) = i");
-  def_op(m, "right_inverse", "right_inverse", {{"layout"}}, "right_inverse(layout): L(R(i)) = i");
+  def_op(m, "right_inverse", "right_inverse", {{"layout"}},
+         "right_inverse(layout): L(R(i)) = i with R(i) an index of L");
   for (const char* d : {"logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
                         "zipped_product", "tiled_product", "blocked_product", "raked_product"})
     def_op(m, d, d, {{"layoutA"}, {"layoutB"}}, (std::string(d) + "(A, B)").c_str());

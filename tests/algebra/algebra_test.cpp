@@ -210,14 +210,28 @@ TEST(Algebra, MaxCommonLayoutIsCheckedOnItsResult) {
   EXPECT_EQ(str(max_common_vector(a, b)), "_1");
 }
 
-// coalesce merges mode i into the next when s_i * d_i is the next stride; a product beyond 64 bits
-// is not one (the next stride fits), so it is not computed: the layout, whose offsets all fit, is
-// kept as it is. The product that is needed still refuses (the size of a merged mode).
-TEST(Algebra, CoalesceDoesNotComputeAProductItDoesNotNeed) {
-  EXPECT_EQ(str(coalesce(L("(2,2):(4611686018427387904,1)"))), "(2,2):(4611686018427387904,1)");
-  EXPECT_EQ(str(filter(L("(2,2):(4611686018427387904,1)"))), "(2,2):(4611686018427387904,1)");
-  EXPECT_EQ(str(coalesce(L("(_2,_2):(_4611686018427387904,_1)"))), "(_2,_2):(_4611686018427387904,_1)");
-  EXPECT_THROW(size(L("(4611686018427387904,2):(1,_0)")), Error);
+// An empty layout has no index: its right inverse R must be empty. CuTe's follows the chain of
+// strides 1, 2, ... past the extent 0 of (_2,_0):(_1,_1) and returns _2:_1, whose R(0) = 0 L
+// evaluates only beyond its size. Found by an independent fuzz of `cotile calc`; it fed
+// max_common_vector(_2:_1, (_2,_0):(_1,_1)) = _2 through B's right inverse.
+TEST(Algebra, RightInverseOfAnEmptyLayoutIsRefused) {
+  try {
+    (void)right_inverse(L("(_2,_0):(_1,_1)"));
+    ADD_FAILURE() << "right_inverse of an empty layout returned";
+  } catch (const LawError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "right_inverse: L(R(i)) = i with R(i) an index of L fails at i = 0 (R(0) = 0, not an index of L: its "
+              "size is 0)\n"
+              "  L = (_2,_0):(_1,_1)\n"
+              "  why: L has a mode of size _0: shapes must be positive\n"
+              "  CuTe 4.7 returns _2:_1 here\n"
+              "  fix: give every mode a positive size");
+  }
+  EXPECT_THROW(right_inverse(L("(2,0):(1,1)")), LawError);  // CuTe's _1:_0
+  EXPECT_THROW(max_common_vector(L("_2:_1"), L("(_2,_0):(_1,_1)")), LawError);
+  // Twins: the chain stops at the extent 0 (R is empty), and a non-empty L.
+  EXPECT_EQ(str(right_inverse(L("(_2,_0):(_1,_2)"))), "_0:_1");
+  EXPECT_EQ(str(right_inverse(L("(_2,_3):(_1,_2)"))), "_6:_1");
 }
 
 // raked_product pairs mode k of the placements with mode k of the block (zip): with run-time
@@ -243,6 +257,16 @@ TEST(Algebra, RakedProductOfUnequalRanksNamesTheModes) {
   EXPECT_EQ(str(blocked_product(L("2:1"), L("2:1"))), "((2,(1,2))):((1,(1,2)))");
 }
 
+// coalesce merges mode i into the next when s_i * d_i is the next stride; a product beyond 64 bits
+// is not one (the next stride fits), so it is not computed: the layout, whose offsets all fit, is
+// kept as it is. The product that is needed still refuses (the size of a merged mode).
+TEST(Algebra, CoalesceDoesNotComputeAProductItDoesNotNeed) {
+  EXPECT_EQ(str(coalesce(L("(2,2):(4611686018427387904,1)"))), "(2,2):(4611686018427387904,1)");
+  EXPECT_EQ(str(filter(L("(2,2):(4611686018427387904,1)"))), "(2,2):(4611686018427387904,1)");
+  EXPECT_EQ(str(coalesce(L("(_2,_2):(_4611686018427387904,_1)"))), "(_2,_2):(_4611686018427387904,_1)");
+  EXPECT_THROW(size(L("(4611686018427387904,2):(1,_0)")), Error);
+}
+
 // The fallback _1:_0 claims index 0 common to A and B: none when B is empty (CuTe returns it all the
 // same). Found by calc_fuzz with the tile laws' oracle; its twin with a B of one element holds.
 TEST(Algebra, MaxCommonLayoutOfAnEmptyLayoutIsRefused) {
@@ -257,9 +281,27 @@ TEST(Algebra, MaxCommonLayoutOfAnEmptyLayoutIsRefused) {
               "  A = (32,4,_1218):(_1218,_-1218,_1)\n"
               "  B = _0:_0\n"
               "  CuTe 4.7 returns _1:_0 here\n"
-              "  fix: compare layouts of the same tensor's elements (the same size)");
+              "  fix: A or B is empty, so no index is common to both (N = 0): test for an empty tensor before "
+              "choosing a vector width");
   }
   EXPECT_THROW(max_common_vector(a, L("_0:_0")), LawError);
+  // Two static empty layouts: CuTe's steps give _0:_1, which holds with no index to check; a
+  // run-time 0 gives _4, which names indices the empty layouts do not have.
+  EXPECT_EQ(str(max_common_layout(L("(_4,_0):(_1,_4)"), L("(_4,_0):(_1,_4)"))), "_0:_1");
+  EXPECT_EQ(str(max_common_vector(L("(_4,_0):(_1,_4)"), L("(_4,_0):(_1,_4)"))), "_0");
+  try {
+    (void)max_common_vector(L("(_4,0):(_1,_4)"), L("_4:_1"));
+    ADD_FAILURE() << "max_common_vector with an empty A returned";
+  } catch (const LawError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "max_common_vector: A(R(i)) = B(R(i)) = i with R(i) an index of A and B fails at i = 3 (R(3) = 3, not "
+              "an index of both A and B: sizes 0 and 4)\n"
+              "  A = (_4,0):(_1,_4)\n"
+              "  B = _4:_1\n"
+              "  CuTe 4.7 returns _4 here\n"
+              "  fix: A or B is empty, so no index is common to both (N = 0): test for an empty tensor before "
+              "choosing a vector width");
+  }
   EXPECT_EQ(str(max_common_layout(a, L("_1:_0"))), "_1:_0");
   EXPECT_EQ(str(max_common_vector(a, L("_1:_0"))), "_1");
 }

@@ -109,11 +109,11 @@ inline std::string left_inverse(const Layout& l, const Layout& r) {
   return "";
 }
 
-// right_inverse: L(R(i)) = i for i < size(R).
+// right_inverse: R(i) an index of L and L(R(i)) = i for i < size(R).
 inline std::string right_inverse(const Layout& l, const Layout& r) {
   const Fn fl(l), fr(r);
   for (int64_t i = 0; i < fr.size(); ++i)
-    if (fl(fr(i)) != i) return "at i = " + std::to_string(i);
+    if (fr(i) < 0 || fr(i) >= fl.size() || fl(fr(i)) != i) return "at i = " + std::to_string(i);
   return "";
 }
 

@@ -213,6 +213,29 @@ TEST(Typed, FilterOfARunTimeEmptyLayout) {
   EXPECT_EQ(to_string(filter(make_layout(make_shape(opaque(0), _4{}), make_stride(_1{}, _0{})))), "0:_1");
 }
 
+TEST(Typed, MaxCommonVectorOfARunTimeEmptyLayout) {
+  // (_4,n):(_1,_4) with n = 0 is empty: no index is common to A and B, so only N = 0 holds. The
+  // typed N is fixed at compile time (_4, CuTe's); its law, deferred to the values, refuses it.
+  const auto a = [](int n) { return make_layout(make_shape(_4{}, opaque(n)), make_stride(_1{}, _4{})); };
+  const std::string law =
+      ": A(R(i)) = B(R(i)) = i with R(i) an index of A and B fails at i = 3 (R(3) = 3, not an index of both A "
+      "and B: sizes 0 and 0)\n"
+      "  A = (_4,0):(_1,_4)\n"
+      "  B = (_4,0):(_1,_4)\n";
+  const std::string fix =
+      "\n  fix: A or B is empty, so no index is common to both (N = 0): test for an empty tensor before choosing a "
+      "vector width";
+  EXPECT_EQ(error_of([&] { (void)max_common_vector(a(0), a(0)); }),
+            "max_common_vector" + law + "  CuTe 4.7 returns _4 here" + fix);
+  EXPECT_EQ(error_of([&] { (void)max_common_layout(a(0), a(0)); }),
+            "max_common_layout" + law + "  CuTe 4.7 returns _4:_1 here" + fix);
+  // Its twins: a non-zero extent, and a static 0 (CuTe's _0: the law holds with no index to check).
+  EXPECT_EQ(to_string(max_common_vector(a(3), a(3))), "_4");
+  EXPECT_EQ(to_string(max_common_layout(a(3), a(3))), "_4:_1");
+  const auto e = make_layout(make_shape(_4{}, _0{}), make_stride(_1{}, _4{}));
+  EXPECT_EQ(to_string(max_common_vector(e, e)), "_0");
+}
+
 TEST(Typed, RunTimeArithmeticOverflowIsAnError) {
   // Computed in int, as CuTe computes with int arguments: where its arithmetic would wrap, the
   // host's replay refuses; with int64_t arguments the same values are exact.

@@ -91,7 +91,7 @@ COTILE_HD constexpr MaxCommon max_common(const Layout& a, const Layout& b, Optio
 COTILE_HD constexpr Int max_common_vector(const Layout& a, const Layout& b, Options opt = {}) {
   const detail::MaxCommon m = detail::max_common(a, b, opt);
   return lawful(
-      opt, [&] { return laws::max_common_layout("max_common_vector", a, b, m.r, m.steps_hold); }, m.n);
+      opt, [&] { return laws::max_common_layout("max_common_vector", a, b, m.r, m.steps_hold, &m.n); }, m.n);
 }
 
 // max_common_layout(A, B): right_inverse(B) o layout<0>(C) under the same condition, else _1:_0.

@@ -6,7 +6,8 @@
 //   dynamic stride that is not a multiple of N gives an R that is not L in units of N.
 //
 //   max_common_layout(A, B) = R: for every i < size(R), R(i) is an index of A and of B, and
-//   A(R(i)) = B(R(i)) = i. max_common_vector(A, B) = size of that R (at least 1).
+//   A(R(i)) = B(R(i)) = i. max_common_vector(A, B) = size of that R. With A or B empty only
+//   N = 0 holds: no index is common to both.
 #pragma once
 
 #include "message.hpp"
@@ -46,12 +47,15 @@ COTILE_HD constexpr LawReport upcast(const Layout& l, int64_t n, const Layout& r
 
 inline constexpr const char* kMaxCommonLaw = "A(R(i)) = B(R(i)) = i with R(i) an index of A and B";
 
-// The law for R = max_common_layout(A, B) (or the first max_common_vector(A, B) indices of it).
+// The law for R = max_common_layout(A, B), or for its first `vector_n` = max_common_vector(A, B)
+// indices (the result the messages name).
 // `steps_hold`: the algorithm's steps (right_inverse(B), A o right_inverse(B), right_inverse(B)
-// restricted) satisfy their laws; then A(R(i)) = B(R(i)) = i follows, and only R(i) < size(A) is
-// left (R(i) < size(B): R(i) is an index of B's right inverse). Otherwise every i is checked.
+// restricted) satisfy their laws; then A(R(i)) = B(R(i)) = i follows, and only R(i) < size(A) and
+// R(i) < size(B) are left (composition evaluates right_inverse(B) beyond its size too: an empty B
+// has an empty right inverse, which the composition still reads at 0, 1, ...). Otherwise every i is
+// checked.
 COTILE_HD constexpr LawReport max_common_layout(const char* op, const Layout& a, const Layout& b, const Layout& r,
-                                                bool steps_hold) {
+                                                bool steps_hold, const Int* vector_n = nullptr) {
   LawReport rep = holding(op, kMaxCommonLaw, known(a) && known(b) && known(r));
   if (rep.deferred) return rep;
   const Flat fa = flat(a), fb = flat(b), fr = flat(r);
@@ -64,21 +68,25 @@ COTILE_HD constexpr LawReport max_common_layout(const char* op, const Layout& a,
     else f.message.add(", A(").num(j).add(") = ").num(fa(j)).add(", B(").num(j).add(") = ").num(fb(j)).add(")");
     line(f, "A", a);
     line(f, "B", b);
-    cute(f, r);
-    fix(f, "compare layouts of the same tensor's elements (the same size)");
+    if (vector_n) cute(f, *vector_n);
+    else cute(f, r);
+    if (na == 0 || nb == 0)
+      fix(f, "A or B is empty, so no index is common to both (N = 0): test for an empty tensor before choosing "
+             "a vector width");
+    else fix(f, "compare layouts of the same tensor's elements (the same size)");
     return f;
   };
   if (steps_hold) {
     // R's strides are positive (prefix products of B's shape): its largest value is R(size(R) - 1).
-    const int64_t last = nr > 0 ? fr(nr - 1) : 0;
-    if (last >= na) return failure(nr - 1, last);
+    if (nr > 0 && (fr(nr - 1) >= na || fr(nr - 1) >= nb)) return failure(nr - 1, fr(nr - 1));
     return proven(rep);
   }
   if (nr > law_points()) {
     LawReport f = unverified(op, kMaxCommonLaw, nr);
     line(f, "A", a);
     line(f, "B", b);
-    cute(f, r);
+    if (vector_n) cute(f, *vector_n);
+    else cute(f, r);
     return f;
   }
   for (int64_t i = 0; i < nr; ++i) {

@@ -1,6 +1,7 @@
 // The laws of right_inverse and left_inverse, and conditions on the inputs that imply them.
 //
-//   right_inverse(L) = R:  L(R(i)) = i for every i < size(R)
+//   right_inverse(L) = R:  for every i < size(R), R(i) is an index of L and L(R(i)) = i (an empty
+//                          L has no index, so R is empty)
 //   left_inverse(L)  = R:  R is a layout (its extents >= 0) and, for every i < size(L),
 //                          R(L(i)) = i when L is injective, else L(R(L(i))) = L(i) (CuTe's
 //                          documented postcondition; L evaluated as crd2idx evaluates it, also
@@ -15,7 +16,7 @@ namespace cotile::laws {
 // right_inverse follows a chain of modes of coalesce(L) whose strides are 1, s_0, s_0 s_1, ...
 // and gives R those modes' shapes with the prefix products of L's shape as strides: R(i) is the
 // index whose coordinates are i's digits on the chain, and L of it is i. That needs positive
-// shapes only.
+// shapes only (with an extent 0, L has no index at all).
 COTILE_HD constexpr Proof prove_right_inverse(const Layout& c) {
   Proof p;
   for (int k = 0; k < c.shape.num_leaves(); ++k)
@@ -27,7 +28,7 @@ COTILE_HD constexpr Proof prove_right_inverse(const Layout& c) {
   return p;
 }
 
-inline constexpr const char* kRightInverseLaw = "L(R(i)) = i";
+inline constexpr const char* kRightInverseLaw = "L(R(i)) = i with R(i) an index of L";
 
 // (c = coalesce(L), as the algorithm has it.)
 COTILE_HD constexpr LawReport right_inverse(const Layout& l, const Layout& c, const Layout& r,
@@ -50,7 +51,20 @@ COTILE_HD constexpr LawReport right_inverse(const Layout& l, const Layout& c, co
     LawReport f = unverified("right_inverse", kRightInverseLaw, n);
     return finish(f);
   }
-  for (int64_t i = 0; i < n; ++i)
+  for (int64_t i = 0; i < n; ++i) {
+    if (fr(i) < 0 || fr(i) >= fl.size()) {
+      LawReport f = failed("right_inverse", kRightInverseLaw);
+      f.message.add(" at i = ")
+          .num(i)
+          .add(" (R(")
+          .num(i)
+          .add(") = ")
+          .num(fr(i))
+          .add(", not an index of L: its size is ")
+          .num(fl.size())
+          .add(")");
+      return finish(f);
+    }
     if (fl(fr(i)) != i) {
       LawReport f = failed("right_inverse", kRightInverseLaw);
       f.message.add(" at i = ")
@@ -66,6 +80,7 @@ COTILE_HD constexpr LawReport right_inverse(const Layout& l, const Layout& c, co
           .add(")");
       return finish(f);
     }
+  }
   rep.points = n;
   return rep;
 }

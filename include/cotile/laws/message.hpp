@@ -72,6 +72,10 @@ COTILE_HD constexpr void cute(LawReport& r, const Layout& result, const char* re
   if (refusal) r.message.add("\n  CuTe 4.7 refuses these inputs (").add(refusal).add(")");
   else r.message.add("\n  CuTe 4.7 returns ").add(result).add(" here");
 }
+// The same for an integer result (max_common_vector's).
+COTILE_HD constexpr void cute(LawReport& r, const Int& result) {
+  r.message.add("\n  CuTe 4.7 returns ").add(result).add(" here");
+}
 COTILE_HD constexpr void fix(LawReport& r, const char* hint) { r.message.add("\n  fix: ").add(hint); }
 
 // "L(i)"-style text: name(index)
