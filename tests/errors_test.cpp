@@ -178,6 +178,27 @@ TEST(Errors, LeftInverseOfNegativeStrides) {
             "  fix: give every mode a positive stride (start the view at its lowest element)");
 }
 
+// make_tiled_copy's layout_tv is right_inverse(raked_product(thr, val)) read at every (thread,
+// value): a run-time stride stops the right inverse's chain (CuTe's too), and the short inverse
+// was read beyond its size, every thread given element 0. Found by a fuzz of `cotile calc`.
+TEST(Errors, TiledCopyOfRunTimeStridesIsRefused) {
+  EXPECT_EQ(calc_error("make_tiled_copy(copy.u32, float, 4:1, _1:_1)"),
+            "make_tiled_copy: right_inverse(raked_product(thr, val)) reaches only the first size(R) of the size(thr) "
+            "x size(val) (thread, value) indices, so layout_tv would send the others outside the tile\n"
+            "  thr = 4:1\n"
+            "  val = _1:_1\n"
+            "  raked_product(thr, val) = ((_1,4)):((4,1))\n"
+            "  R = _1:_0\n"
+            "  size(R) = _1\n"
+            "  size(thr) x size(val) = 4\n"
+            "  fix: give thr and val static strides (the right inverse follows a chain of static strides, as CuTe's), "
+            "and layouts whose raked product is one to one onto offsets 0, 1, 2, ...");
+  EXPECT_EQ(
+      calc("make_tiled_copy(copy.u32, float, _4:_1, _1:_1)"),
+      "tiler=(_4)\tlayout_tv=(_4,_1):(_1,_0)\tlayoutS_TV=(_4,(_1,_1)):(_1,(_0,_0))\tlayoutD_TV=(_4,(_1,_1)):(_1,(_0,_"
+      "0))");
+}
+
 TEST(Errors, LeftInverseDivisibility) {
   EXPECT_EQ(
       calc_error("left_inverse((_3,_2):(_2,_3))"),

@@ -59,9 +59,23 @@ COTILE_HD constexpr TiledCopy make_tiled_copy_tv(const CopyAtom& atom, const Lay
 //   layout_mn = raked_product(thr, val)                 (m,n) -> (thr, val)
 //   layout_tv = right_inverse(layout_mn) o make_layout((size(thr), size(val)))
 //   tiler     = product_each(shape(layout_mn))
+// Law: layout_mn(layout_tv(t, v)) = t + size(thr) v for every thread t and value v. It holds when
+// R = right_inverse(layout_mn) (whose law is L(R(i)) = i, R(i) an index of L) has size(thr)
+// size(val) indices; a shorter R, as a run-time stride makes it (its chain follows static strides
+// only, as CuTe's), would be read beyond its size: refused.
 COTILE_HD constexpr TiledCopy make_tiled_copy(const CopyAtom& atom, const Layout& thr, const Layout& val) {
   const Layout layout_mn = raked_product(thr, val);
-  const Layout layout_tv = composition(right_inverse(layout_mn), make_layout(make_tuple(size(thr), size(val))));
+  const Layout inv = right_inverse(layout_mn);
+  const Int n = size(thr) * size(val);
+  if (size(inv).value < n.value)
+    fail("make_tiled_copy",
+         "right_inverse(raked_product(thr, val)) reaches only the first size(R) of the size(thr) x size(val) "
+         "(thread, value) indices, so layout_tv would send the others outside the tile",
+         "give thr and val static strides (the right inverse follows a chain of static strides, as CuTe's), and "
+         "layouts whose raked product is one to one onto offsets 0, 1, 2, ...",
+         arg("thr", thr), arg("val", val), arg("raked_product(thr, val)", layout_mn), arg("R", inv),
+         arg("size(R)", size(inv)), arg("size(thr) x size(val)", n));
+  const Layout layout_tv = composition(inv, make_layout(make_tuple(size(thr), size(val))));
   return make_tiled_copy_tv(atom, layout_tv, tile_of_shape(product_each(layout_mn.shape)));
 }
 
