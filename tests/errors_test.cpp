@@ -178,6 +178,22 @@ TEST(Errors, LeftInverseOfNegativeStrides) {
             "  fix: give every mode a positive stride (start the view at its lowest element)");
 }
 
+// A run-time negative stride: the quotient by the larger stride truncates to an extent 0, which
+// the law names (with the stride as the cause), not a law check's bare "the layout has an extent 0".
+TEST(Errors, LeftInverseOfARunTimeNegativeStride) {
+  EXPECT_EQ(calc_error("left_inverse((2,3):(1,-2))"),
+            "left_inverse: R(L(i)) = i fails: the result (-2,0,2):(_0,2,_1) has an extent 0, so it has no value at "
+            "L(0) = 0\n"
+            "  L = (2,3):(1,-2)\n"
+            "  why: L has the negative stride -2: a layout R has R(-x) = -R(x), so it cannot send negative offsets "
+            "back to indices >= 0\n"
+            "  CuTe 4.7 refuses these inputs (left_inverse needs static strides)\n"
+            "  fix: left_inverse inverts injective layouts whose strides, sorted, are positive, each divides the next "
+            "and each mode ends below the next stride; use right_inverse, or reorder, split or drop the offending "
+            "modes");
+  EXPECT_EQ(calc("left_inverse((2,3):(1,2))"), "(1,2,3):(_0,_1,2)");  // its twin
+}
+
 // make_tiled_copy's layout_tv is right_inverse(raked_product(thr, val)) read at every (thread,
 // value): a run-time stride stops the right inverse's chain (CuTe's too), and the short inverse
 // was read beyond its size, every thread given element 0. Found by a fuzz of `cotile calc`.

@@ -206,6 +206,18 @@ COTILE_HD constexpr LawReport left_inverse(const Layout& l, const Layout& c, con
     fix(f, kLeftInverseFix);
     return f;
   }
+  // An extent 0 before R's last mode leaves R no value at any offset (a run-time negative stride
+  // makes one: its quotient by a larger one truncates to 0).
+  for (int k = 0; n > 0 && k + 1 < fr.n; ++k)
+    if (fr.s[k] == 0) {
+      LawReport f = failed("left_inverse", kLeftInverseInjectiveLaw);
+      f.message.add(": the result ").add(r).add(" has an extent 0, so it has no value at L(0) = ").num(fl(0));
+      line(f, "L", l);
+      why(f, p.why);
+      cute(f, r, cute_refusal);
+      fix(f, kLeftInverseFix);
+      return f;
+    }
   const Collision col = first_collision(fl, n);
   for (int64_t i = 0; i < n; ++i) {
     const int64_t x = fl(i), j = fr(x);
