@@ -162,6 +162,16 @@ TEST(Errors, CapacityExceeded) {
             "size: capacity: too many integers in one tuple\n  fix: cotile values hold at most 64 leaves per tuple");
 }
 
+// A tile or slicing coordinate holds 8 entries (each may be a layout), not a shape's 64 integers:
+// the message says which, and how to slice more modes (a group addressed by one integer).
+TEST(Errors, CapacityOfACoordinate) {
+  EXPECT_EQ(calc_error("slice((0,0,0,0,0,0,0,0,_), (2,2,2,2,2,2,2,2,3):(2,2,2,2,2,2,2,2,3))"),
+            "slice: capacity: too many entries in one tile or coordinate\n"
+            "  fix: a tile or a slicing coordinate holds at most 8 entries (layouts, integers, '_'): group the "
+            "layout's modes and give a group one entry (an integer is its 1-D index), or tile mode by mode");
+  EXPECT_EQ(calc("slice((0,_), ((2,2,2,2,2,2,2,2),3):((2,2,2,2,2,2,2,2),3))"), "(3):(3)");
+}
+
 TEST(Errors, DowncastNeedsAContiguousMode) {
   EXPECT_EQ(calc_error("downcast((_4,_8):(_2,_8), _2)"), "downcast: requires a static _1 stride (adjacent elements)\n"
                                                          "  layout = (_4,_8):(_2,_8)\n"

@@ -72,8 +72,7 @@ class Tree {
   COTILE_HD constexpr void insert_mode(int i, const Tree& x) {
     if (is_leaf()) fail("append", "cannot append a mode to an integer; wrap it in a tuple first", nullptr);
     if (i < 0 || i > rank()) fail("insert", "mode index out of range", nullptr, arg("index", i));
-    if (code_[0] == 127)
-      fail("capacity", "too many integers in one tuple", "cotile values hold at most 64 leaves per tuple");
+    if (code_[0] == 127) capacity_exceeded();
     const Span s = i == rank() ? Span{nodes_, nodes_, leaves_, leaves_} : child_span(i);
     splice(Span{s.node_begin, s.node_begin, s.leaf_begin, s.leaf_begin}, x);
     code_[0] = int8_t(code_[0] + 1);
@@ -141,11 +140,20 @@ class Tree {
     for (int c = 0; c <= i; ++c) s = span_at(s.node_end, s.leaf_end);
     return s;
   }
+  // A shape or stride holds 64 integers; a tile or slicing coordinate 8 entries (each may be a layout).
+  [[noreturn]] COTILE_HD static constexpr void capacity_exceeded() {
+    if constexpr (MaxLeaves == kMaxLeaves)
+      fail("capacity", "too many integers in one tuple", "cotile values hold at most 64 leaves per tuple");
+    else if constexpr (MaxLeaves == kMaxTileLeaves)
+      fail("capacity", "too many entries in one tile or coordinate",
+           "a tile or a slicing coordinate holds at most 8 entries (layouts, integers, '_'): group the layout's "
+           "modes and give a group one entry (an integer is its 1-D index), or tile mode by mode");
+    else fail("capacity", "too many leaves in one tree", nullptr);
+  }
   // The nodes and leaves of span s replaced by x's (the tail moves by the difference).
   COTILE_HD constexpr void splice(const Span& s, const Tree& x) {
     const int dn = x.nodes_ - (s.node_end - s.node_begin), dl = x.leaves_ - (s.leaf_end - s.leaf_begin);
-    if (nodes_ + dn > MaxNodes || leaves_ + dl > MaxLeaves)
-      fail("capacity", "too many integers in one tuple", "cotile values hold at most 64 leaves per tuple");
+    if (nodes_ + dn > MaxNodes || leaves_ + dl > MaxLeaves) capacity_exceeded();
     if (dn > 0)
       for (int k = nodes_ - 1; k >= s.node_end; --k) code_[k + dn] = code_[k];
     else if (dn < 0)
