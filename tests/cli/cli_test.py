@@ -33,6 +33,13 @@ rc, out, _ = run("verify", "injective", "(_4,_8):(_1,_2)")
 check("verify injective fails with a counterexample", rc == 1 and "counterexample: L(2,0) = L(0,1) = 2" in out, out)
 rc, out, _ = run("verify", "surjective", "(_4,_8):(_2,_8)", "--codomain", "64")
 check("verify surjective names the missing offset", rc == 1 and "offset 1 is not reached" in out, out)
+# onto [0, N) also means nothing outside it: an injective L of 3 elements is no bijection onto [0, 1)
+rc, out, _ = run("verify", "bijective", "3:1", "--codomain", "1")
+check("verify bijective refuses offsets outside the codomain",
+      rc == 1 and "FAIL surjective: not a map onto [0,1): an offset lies outside it\n  counterexample: L1 = 1 (index 1)"
+      in out, out)
+rc, out, _ = run("verify", "bijective", "3:1", "--codomain", "3")
+check("verify bijective onto its own range passes", rc == 0 and out.count("PASS") == 2, out)
 rc, out, _ = run("verify", "tv", "((_2,(_4,_8)),_16):((_1,(_256,_2)),_16)", "--tile", "((_2,_8,_16),_1,_4)")
 check("verify tv on the Q-load chain's layout_tv", rc == 0, out)
 rc, out, _ = run("verify", "tv", "((_2,(_4,_8)),_16):((_1,(_256,_2)),_8)", "--tile", "((_2,_8,_16),_1,_4)")

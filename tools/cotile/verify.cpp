@@ -47,10 +47,18 @@ Check injective(const Layout& l) {
 Check surjective(const Layout& l, int64_t codomain) {
   require_enumerable(l, "the layout");
   Check c{"surjective", to_string(l), "", true, ""};
+  // Onto [0, N): every offset reached, and no offset outside (a map into a larger range is not
+  // one onto [0, N), and bijective would otherwise pass an injective L of more elements than N).
   std::vector<char> hit(size_t(codomain), 0);
   for (int64_t i = 0; i < size(l).value; ++i) {
     const int64_t a = at(l, i);
-    if (a >= 0 && a < codomain) hit[size_t(a)] = 1;
+    if (a < 0 || a >= codomain) {
+      c.holds = false;
+      c.counterexample = "L" + crd(l, i) + " = " + std::to_string(a) + " (index " + std::to_string(i) + ")";
+      c.message = "not a map onto [0," + std::to_string(codomain) + "): an offset lies outside it";
+      return c;
+    }
+    hit[size_t(a)] = 1;
   }
   for (int64_t a = 0; a < codomain; ++a)
     if (!hit[size_t(a)]) {
