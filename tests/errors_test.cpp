@@ -206,19 +206,29 @@ TEST(Errors, LeftInverseOfARunTimeNegativeStride) {
 
 // make_tiled_copy's layout_tv is right_inverse(raked_product(thr, val)) read at every (thread,
 // value): a run-time stride stops the right inverse's chain (CuTe's too), and the short inverse
-// was read beyond its size, every thread given element 0. Found by a fuzz of `cotile calc`.
+// was read beyond its size, every thread given element 0. Found by a fuzz of `cotile calc`; of
+// 20 000 pairs of generated compact layouts (mixed static and run-time leaves) 15 220 had a short
+// R: 14 816 of those broke the law, 375 held it (the twin below), 29 were refused before.
 TEST(Errors, TiledCopyOfRunTimeStridesIsRefused) {
   EXPECT_EQ(calc_error("make_tiled_copy(copy.u32, float, 4:1, _1:_1)"),
-            "make_tiled_copy: right_inverse(raked_product(thr, val)) reaches only the first size(R) of the size(thr) "
-            "x size(val) (thread, value) indices, so layout_tv would send the others outside the tile\n"
+            "make_tiled_copy: raked_product(thr, val)(layout_tv(t, v)) = t + size(thr) v fails: "
+            "right_inverse(raked_product(thr, val)) reaches only the first size(R) of the size(thr) x size(val) "
+            "(thread, value) indices, and layout_tv reads it beyond\n"
             "  thr = 4:1\n"
             "  val = _1:_1\n"
             "  raked_product(thr, val) = ((_1,4)):((4,1))\n"
             "  R = _1:_0\n"
             "  size(R) = _1\n"
             "  size(thr) x size(val) = 4\n"
+            "  t + size(thr) v = 1\n"
+            "  layout_tv(t, v) = 0\n"
             "  fix: give thr and val static strides (the right inverse follows a chain of static strides, as CuTe's), "
             "and layouts whose raked product is one to one onto offsets 0, 1, 2, ...");
+  // Twins: a short R whose reading beyond its size holds the law (checked point by point), and
+  // static strides.
+  EXPECT_EQ(calc("make_tiled_copy(copy.u32, float, (_2,4):(_2,_4), (2):(_1))"),
+            "tiler=(4,4)\tlayout_tv=(8,2):(_1,8)\tlayoutS_TV=((4,2),(_1,(1,2))):((_1,4),(_0,(8,8)))\tlayoutD_TV=((4,"
+            "2),(_1,(1,2))):((_1,4),(_0,(8,8)))");
   EXPECT_EQ(
       calc("make_tiled_copy(copy.u32, float, _4:_1, _1:_1)"),
       "tiler=(_4)\tlayout_tv=(_4,_1):(_1,_0)\tlayoutS_TV=(_4,(_1,_1)):(_1,(_0,_0))\tlayoutD_TV=(_4,(_1,_1)):(_1,(_0,_"

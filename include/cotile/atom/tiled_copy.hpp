@@ -61,21 +61,43 @@ COTILE_HD constexpr TiledCopy make_tiled_copy_tv(const CopyAtom& atom, const Lay
 //   tiler     = product_each(shape(layout_mn))
 // Law: layout_mn(layout_tv(t, v)) = t + size(thr) v for every thread t and value v. It holds when
 // R = right_inverse(layout_mn) (whose law is L(R(i)) = i, R(i) an index of L) has size(thr)
-// size(val) indices; a shorter R, as a run-time stride makes it (its chain follows static strides
-// only, as CuTe's), would be read beyond its size: refused.
+// size(val) indices. A shorter R, as a run-time stride makes it (its chain follows static strides
+// only, as CuTe's), is read beyond its size: then the law is checked point by point, and refused
+// where it fails (CuTe's layout_tv sends every thread to element 0 for thr = 4:1) or cannot be
+// checked.
 COTILE_HD constexpr TiledCopy make_tiled_copy(const CopyAtom& atom, const Layout& thr, const Layout& val) {
   const Layout layout_mn = raked_product(thr, val);
   const Layout inv = right_inverse(layout_mn);
   const Int n = size(thr) * size(val);
-  if (size(inv).value < n.value)
-    fail("make_tiled_copy",
-         "right_inverse(raked_product(thr, val)) reaches only the first size(R) of the size(thr) x size(val) "
-         "(thread, value) indices, so layout_tv would send the others outside the tile",
-         "give thr and val static strides (the right inverse follows a chain of static strides, as CuTe's), and "
-         "layouts whose raked product is one to one onto offsets 0, 1, 2, ...",
-         arg("thr", thr), arg("val", val), arg("raked_product(thr, val)", layout_mn), arg("R", inv),
-         arg("size(R)", size(inv)), arg("size(thr) x size(val)", n));
   const Layout layout_tv = composition(inv, make_layout(make_tuple(size(thr), size(val))));
+  if (size(inv).value < n.value) {
+    const bool checkable = n.value <= laws::law_points() && laws::known(layout_mn) && laws::known(layout_tv);
+    int64_t bad = -1, at = 0;
+    if (checkable) {
+      const laws::Flat fm = laws::flat(layout_mn), ft = laws::flat(layout_tv);
+      for (int64_t i = 0; i < n.value && bad < 0; ++i) {
+        at = ft(i);
+        if (at < 0 || at >= fm.size() || fm(at) != i) bad = i;
+      }
+    }
+    const char* fix =
+        "give thr and val static strides (the right inverse follows a chain of static strides, as CuTe's), and "
+        "layouts whose raked product is one to one onto offsets 0, 1, 2, ...";
+    if (!checkable)
+      fail("make_tiled_copy",
+           "right_inverse(raked_product(thr, val)) reaches only the first size(R) of the size(thr) x size(val) "
+           "(thread, value) indices, and layout_tv, which reads it beyond, has too many of them to check",
+           fix, arg("thr", thr), arg("val", val), arg("R", inv), arg("size(R)", size(inv)),
+           arg("size(thr) x size(val)", n));
+    if (bad >= 0)
+      fail("make_tiled_copy",
+           "raked_product(thr, val)(layout_tv(t, v)) = t + size(thr) v fails: right_inverse(raked_product(thr, "
+           "val)) reaches only the first size(R) of the size(thr) x size(val) (thread, value) indices, and "
+           "layout_tv reads it beyond",
+           fix, arg("thr", thr), arg("val", val), arg("raked_product(thr, val)", layout_mn), arg("R", inv),
+           arg("size(R)", size(inv)), arg("size(thr) x size(val)", n), arg("t + size(thr) v", bad),
+           arg("layout_tv(t, v)", at));
+  }
   return make_tiled_copy_tv(atom, layout_tv, tile_of_shape(product_each(layout_mn.shape)));
 }
 
