@@ -40,17 +40,17 @@ COTILE_HD constexpr Layout tiled_product(const Layout& a, const Tile& t, Options
 }
 
 namespace detail {
-// zip(X, Y) of a blocked or raked product: mode k is (X_k, Y_k), so a tuple X needs Y of its rank.
+// zip(X, Y) of a blocked (X the block, Y the placements) or raked (X the placements, Y the block)
+// product: mode k is (X_k, Y_k), so a tuple X needs Y of its rank.
 COTILE_HD constexpr Layout zip_product_modes(const char* op, const Layout& x, const Layout& y, const Layout& a,
-                                             const Layout& b) {
-  const int rx = x.shape.is_leaf() ? 1 : x.rank(), ry = y.shape.is_leaf() ? 1 : y.rank();
-  if (!x.shape.is_leaf() && rx != ry)
+                                             const Layout& b, const Layout& block, const Layout& placements) {
+  if (!x.shape.is_leaf() && x.rank() != y.rank())
     fail(op,
          "mode k of the result pairs mode k of the block and of the product's placements, and these have "
          "different ranks",
          "make the extents static: with run-time ones the placements keep modes (of extent 1) that static ones "
          "drop (CuTe does not compile these inputs either)",
-         arg("A", a), arg("B", b), arg("block", op[0] == 'r' ? y : x), arg("placements", op[0] == 'r' ? x : y));
+         arg("A", a), arg("B", b), arg("block", block), arg("placements", placements));
   return zip(x, y);
 }
 }  // namespace detail
@@ -60,14 +60,14 @@ COTILE_HD constexpr Layout zip_product_modes(const char* op, const Layout& x, co
 COTILE_HD constexpr Layout blocked_product(const Layout& a, const Layout& b, Options opt = {}) {
   const int r = a.rank() > b.rank() ? a.rank() : b.rank();
   const Layout p = logical_product(append_to_rank(a, r), append_to_rank(b, r), opt);
-  return detail::zip_product_modes("blocked_product", p.get(0), p.get(1), a, b);
+  return detail::zip_product_modes("blocked_product", p.get(0), p.get(1), a, b, p.get(0), p.get(1));
 }
 
 // raked_product(A, B): as blocked_product with mode k = (C_k, A_k): blocks interleaved.
 COTILE_HD constexpr Layout raked_product(const Layout& a, const Layout& b, Options opt = {}) {
   const int r = a.rank() > b.rank() ? a.rank() : b.rank();
   const Layout p = logical_product(append_to_rank(a, r), append_to_rank(b, r), opt);
-  return detail::zip_product_modes("raked_product", p.get(1), p.get(0), a, b);
+  return detail::zip_product_modes("raked_product", p.get(1), p.get(0), a, b, p.get(0), p.get(1));
 }
 
 // tile_to_shape(A, S, O): A repeated to cover shape S, the repetitions ordered by O

@@ -59,6 +59,11 @@ COTILE_HD constexpr LawReport max_common_layout(const char* op, const Layout& a,
   LawReport rep = holding(op, kMaxCommonLaw, known(a) && known(b) && known(r));
   if (rep.deferred) return rep;
   const Flat fa = flat(a), fb = flat(b), fr = flat(r);
+  // CuTe's result as the operation returns it: N for max_common_vector, R for max_common_layout.
+  const auto name_cute = [&](LawReport& f) {
+    if (vector_n) cute(f, *vector_n);
+    else cute(f, r);
+  };
   const int64_t na = fa.size(), nb = fb.size(), nr = fr.size();
   auto failure = [&](int64_t i, int64_t j) {
     LawReport f = failed(op, kMaxCommonLaw);
@@ -68,8 +73,7 @@ COTILE_HD constexpr LawReport max_common_layout(const char* op, const Layout& a,
     else f.message.add(", A(").num(j).add(") = ").num(fa(j)).add(", B(").num(j).add(") = ").num(fb(j)).add(")");
     line(f, "A", a);
     line(f, "B", b);
-    if (vector_n) cute(f, *vector_n);
-    else cute(f, r);
+    name_cute(f);
     if (na == 0 || nb == 0)
       fix(f, "A or B is empty, so no index is common to both (N = 0): test for an empty tensor before choosing "
              "a vector width");
@@ -85,8 +89,7 @@ COTILE_HD constexpr LawReport max_common_layout(const char* op, const Layout& a,
     LawReport f = unverified(op, kMaxCommonLaw, nr);
     line(f, "A", a);
     line(f, "B", b);
-    if (vector_n) cute(f, *vector_n);
-    else cute(f, r);
+    name_cute(f);
     return f;
   }
   for (int64_t i = 0; i < nr; ++i) {
