@@ -263,6 +263,51 @@ TEST(Laws, ComplementIsDisjointAndOrdered) {
   }
 }
 
+// spread_apart (laws/flat.hpp) proves complement's law without enumeration where the strides do
+// not divide: whenever it holds, the layout is injective (ordered as written) and its span is
+// cosize - 1. Checked against enumeration on generated layouts, both answers counted.
+TEST(Laws, SpreadApartImpliesInjectiveAndOrdered) {
+  std::mt19937 g(11);
+  std::uniform_int_distribution<int> rank(1, 4), sz(1, 5), dd(-4, 40);
+  int spread = 0, written = 0, not_spread_injective = 0;
+  for (int n = 0; n < 20000; ++n) {
+    laws::Flat f;
+    f.n = rank(g);
+    for (int k = 0; k < f.n; ++k) f.s[k] = sz(g), f.d[k] = dd(g);
+    std::set<int64_t> seen;
+    bool inj = true, ordered = true;
+    int64_t lo = 0, hi = 0;
+    for (int64_t i = 0; i < f.size(); ++i) {
+      const int64_t v = f(i);
+      inj = seen.insert(v).second && inj;
+      ordered = ordered && (i == 0 || f(i - 1) < v);
+      lo = std::min(lo, v), hi = std::max(hi, v);
+    }
+    int64_t span = -1;
+    if (laws::spread_apart(f, false, &span)) {
+      ++spread;
+      ASSERT_TRUE(inj) << n;
+      ASSERT_EQ(span, hi - lo) << n;
+    } else if (inj) {
+      ++not_spread_injective;
+    }
+    if (laws::spread_apart(f, true)) {
+      ++written;
+      ASSERT_TRUE(ordered) << n;
+    }
+  }
+  std::printf("spread apart: %d, as written: %d, injective but not spread apart: %d\n", spread, written,
+              not_spread_injective);
+  EXPECT_GT(spread, 1000);
+  EXPECT_GT(written, 200);
+}
+
+// Strides that do not divide (64 is no multiple of 9 * 4) but spread apart: CuTe's answer holds.
+TEST(Laws, ComplementProvenBySpreadBeyondEnumeration) {
+  EXPECT_EQ(to_string(complement(test::L("(_3,_9):(_64,_4)"), test::T("_2000000"))), "(_4,_10417):(_1,_192)");
+  EXPECT_EQ(to_string(complement(test::L("(_3,_9):(_64,_4)"), test::T("_20000000000"))), "(_4,_104166667):(_1,_192)");
+}
+
 TEST(Laws, LogicalDivideIsCompositionWithTheComplement) {
   std::mt19937 g(9);
   int checked = 0;

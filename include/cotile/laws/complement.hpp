@@ -8,8 +8,8 @@
 //
 // CuTe fills the gaps below each of F's modes in stride order with truncating division; when a
 // stride is not a multiple of the extent below it the fill is wrong (two modes overlap, or a gap
-// of size 0 empties C). `prove_complement` decides from the values; otherwise the law is
-// evaluated point by point (up to law_points()).
+// of size 0 empties C). `prove_complement` decides from the values (two sufficient conditions);
+// otherwise the law is evaluated point by point (up to law_points()).
 #pragma once
 
 #include "../algebra/sort.hpp"
@@ -20,7 +20,7 @@ namespace cotile::laws {
 // F's modes in the order complement takes them (argmin of the remaining strides), with positive
 // shapes and strides and s_i d_i dividing d_(i+1): then (F, C) is a bijection onto
 // [0, size(F) size(C)), C is ordered, and the cotarget is covered when that range reaches size(T).
-COTILE_HD constexpr Proof prove_complement(const Layout& f, const Layout& c, const IntTuple& cotarget) {
+COTILE_HD constexpr Proof prove_complement_by_division(const Layout& f, const Layout& c, const IntTuple& cotarget) {
   Proof p;
   const Flat fc = flat(c);
   if (f.shape.is_leaf() && is_constant(f.stride.value(), 0)) {  // the whole cotarget
@@ -73,6 +73,22 @@ COTILE_HD constexpr Proof prove_complement(const Layout& f, const Layout& c, con
     return p;
   }
   p.proven = true;
+  return p;
+}
+
+// Where the strides do not divide: (F, C) spread apart (flat.hpp: injective), C spread apart as
+// written (ordered), and their span reaching the cotarget, cosize((F, C)) = span + 1 >= size(T).
+// CuTe's complement((_3,_9):(_64,_4), _2000000) = (_4,_10417):(_1,_192) is lawful this way.
+COTILE_HD constexpr bool prove_complement_by_spread(const Layout& f, const Layout& c, const IntTuple& cotarget) {
+  int64_t span = 0;
+  if (!spread_apart(flat(make_layout_concat(f, c)), false, &span) || !spread_apart(flat(c), true)) return false;
+  return span >= product(cotarget).value - 1;
+}
+
+// Either condition implies the law; `why` names the first's failing part when neither holds.
+COTILE_HD constexpr Proof prove_complement(const Layout& f, const Layout& c, const IntTuple& cotarget) {
+  Proof p = prove_complement_by_division(f, c, cotarget);
+  if (!p.proven && prove_complement_by_spread(f, c, cotarget)) p.proven = true;
   return p;
 }
 

@@ -49,6 +49,39 @@ struct Flat {
   }
 };
 
+// A condition for injectivity and order that needs no enumeration. Take the modes of extent > 1
+// by increasing stride (`as_written`: in their own order, which must then be increasing) and
+// require every stride positive and larger than the span sum_j (s_j - 1) d_j of the modes before
+// it. Then an offset determines its coordinates from the last mode down (digits of a mixed radix
+// with gaps): L is injective, and, taken as written, ordered (L(i-1) < L(i): the last coordinate
+// that differs decides). `span` receives the whole sum, cosize(L) - 1.
+COTILE_HD constexpr bool spread_apart(const Flat& f, bool as_written, int64_t* span = nullptr) {
+  int64_t s[kMaxLeaves] = {}, d[kMaxLeaves] = {};
+  int n = 0;
+  for (int k = 0; k < f.n; ++k) {
+    if (f.s[k] < 1) return false;
+    if (f.s[k] == 1) continue;
+    s[n] = f.s[k];
+    d[n++] = f.d[k];
+  }
+  if (!as_written)  // insertion sort by stride
+    for (int k = 1; k < n; ++k)
+      for (int j = k; j > 0 && d[j - 1] > d[j]; --j) {
+        const int64_t ts = s[j], td = d[j];
+        s[j] = s[j - 1], d[j] = d[j - 1];
+        s[j - 1] = ts, d[j - 1] = td;
+      }
+  int64_t below = 0;
+  for (int k = 0; k < n; ++k) {
+    if (d[k] <= below || !cotile::detail::mul_fits(s[k] - 1, d[k])) return false;
+    const int64_t part = (s[k] - 1) * d[k];
+    if (part > cotile::detail::kIntMax - below) return false;
+    below += part;
+  }
+  if (span) *span = below;
+  return true;
+}
+
 // Requires known(l).
 COTILE_HD constexpr Flat flat(const Layout& l) {
   Flat f;
