@@ -116,6 +116,8 @@ void check(const std::string& op, const std::string& inputs, const std::function
     }
   } catch (const LawError& e) {
     ++st.law_refusals;
+    if (std::getenv("COTILE_LAW_SHOW_REFUSALS") && st.law_refusals <= 3)
+      std::printf("%s refused by its law %s:\n  %s\n", op.c_str(), inputs.c_str(), e.what());
     // CuTe's result for the same inputs must violate the law.
     try {
       LawLog log;
@@ -348,6 +350,67 @@ TEST(LawSweep, TileOps) {
           },
           [&](const Layout& r) { return tile_laws::verdict(form, a, z, r); });
     }
+  }
+}
+
+// make_tiled_copy(atom, thr, val) on pairs of small layouts, mostly compact (thread and value
+// layouts are), with static and run-time leaves: layout_mn = raked_product(thr, val) checked as the
+// Products row checks it (the modes of a lawful logical_product); then every thread t and value v
+// goes to a tile coordinate c = layout_tv(t, v), an index of layout_mn, with layout_mn(c) =
+// t + size(thr) v; and the tiler is layout_mn's shape, mode by mode.
+std::string tiled_copy_law(const Layout& thr, const Layout& val, const TiledCopy& tc) {
+  const int rk = thr.rank() > val.rank() ? thr.rank() : val.rank();
+  const Layout pa = append_to_rank(thr, rk), pb = append_to_rank(val, rk);
+  LawLog log;
+  const Layout p = logical_product(pa, pb, Options{false, true, &log});
+  const std::string w = product_law(pa, pb, p);
+  if (!w.empty()) return "logical_product: " + w;
+  const Layout mn = raked_product(thr, val);
+  if (oracle::leaves(mn) != oracle::leaves(p)) return "raked_product: not the modes of logical_product";
+  const oracle::Fn fm(mn), ftv(tc.layout_tv), ft(thr), fv(val);
+  const int64_t n = ft.size() * fv.size();
+  if (ftv.size() != n) return "size(layout_tv) = " + std::to_string(ftv.size()) + ", not " + std::to_string(n);
+  if (tc.layout_tv.rank() != 2 || oracle::Fn(tc.layout_tv.get(0)).size() != ft.size())
+    return "layout_tv is not (size(thr), size(val))";
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t c = ftv(i);
+    if (c < 0 || c >= fm.size() || fm(c) != i)
+      return "layout_tv(" + std::to_string(i) + ") = " + std::to_string(c) + ", where layout_mn is " +
+             (c < 0 || c >= fm.size() ? "not defined" : std::to_string(fm(c)));
+  }
+  if (tc.tiler.rank() != mn.rank()) return "the tiler's rank is not layout_mn's";
+  for (int i = 0; i < mn.rank(); ++i) {
+    Layout e;
+    if (!tile_laws::element(tc.tiler, i, e) || oracle::Fn(e).size() != oracle::Fn(mn.get(i)).size())
+      return "tiler mode " + std::to_string(i) + " is not layout_mn's extent";
+  }
+  return "";
+}
+
+TEST(LawSweep, MakeTiledCopy) {
+  Gen g(114);
+  const CopyAtom atom = make_copy_atom(CopyOp::kU32, Elem::kFloat);  // one element a thread
+  for (int64_t n = 0; n < cases_per_op();) {
+    // Mostly one to one onto 0, 1, 2, ... (an ordered permutation of a shape, as thread and value
+    // layouts are), leaves static or run-time; otherwise any layout (mostly refused).
+    auto tv = [&] {
+      if (g.coin(20)) return g.coin(50) ? g.compact(2) : g.layout(2, false);
+      IntTuple s = IntTuple::tuple(), o = IntTuple::tuple();
+      const int r = 1 + int(g.g() % 2);
+      for (int i = 0; i < r; ++i) {
+        s.push_back(int_tuple(g.leaf(g.pick({1, 2, 2, 3, 4, 4, 8, 8}))));
+        o.push_back(int_tuple(static_int(int64_t(g.g() % 4) * 2 + i)));  // distinct: ties give equal strides
+      }
+      Layout l = make_ordered_layout(s, o);
+      for (int i = 0; i < l.stride.num_leaves(); ++i) l.stride.leaf_at(i).is_static = g.coin(50);
+      return l;
+    };
+    const Layout thr = tv(), val = tv();
+    if (oracle::Fn(thr).size() * oracle::Fn(val).size() > 4096) continue;
+    ++n;
+    check<TiledCopy>(
+        "make_tiled_copy", str(thr) + " x " + str(val), [&](Options o) { return make_tiled_copy(atom, thr, val, o); },
+        [&](const TiledCopy& tc) { return tiled_copy_law(thr, val, tc); });
   }
 }
 

@@ -67,12 +67,12 @@ void register_atom_ops() {
   add("make_tiled_copy", 4, "make_tiled_copy(atom, elem, thr_layout, val_layout)",
       "a tiled copy from thread and value layouts", [](const Args& a) {
         const CopyAtom c = make_copy_atom(parse_copy_op(a.name(0), a.op), parse_elem(a.name(1), a.op));
-        return tiled_copy_record(make_tiled_copy(c, a.layout(2), a.layout(3)));
+        return tiled_copy_record(make_tiled_copy(c, a.layout(2), a.layout(3), a.options()));
       });
   add("tiled_copy_partition", 6, "tiled_copy_partition(atom, elem, thr_layout, val_layout, tensor, thread)",
       "partition_S/D of a tensor for one thread", [](const Args& a) {
         const CopyAtom c = make_copy_atom(parse_copy_op(a.name(0), a.op), parse_elem(a.name(1), a.op));
-        return partitions_record(make_tiled_copy(c, a.layout(2), a.layout(3)), a.layout(4), a.integer(5));
+        return partitions_record(make_tiled_copy(c, a.layout(2), a.layout(3), a.options()), a.layout(4), a.integer(5));
       });
   add("make_cotiled_copy", 4, "make_cotiled_copy(atom, elem, atom_tv_layout, data_layout)",
       "a tiled copy from (thread, value) -> offset and offset <- coordinate", [](const Args& a) {

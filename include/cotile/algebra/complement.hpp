@@ -142,36 +142,55 @@ COTILE_HD constexpr IntTuple prefix_products(const IntTuple& s) {
 
 }  // namespace detail
 
-// right_inverse(L): R with L(R(i)) == i for all i < size(R), as large as the static strides of
-// coalesce(L) allow. Following strides from 1: the mode with stride 1, then the one whose stride
+namespace detail {
+
+// right_inverse's chain over the modes of c = coalesce(L): from stride 1, the mode whose stride
 // equals the size reached so far, and so on; R's strides are the prefix products of those modes.
-// Dynamic strides are ignored.
-// Law: L(R(i)) = i for i < size(R); it holds whenever L's shapes are positive (laws/inverse.hpp).
-COTILE_HD constexpr Layout right_inverse(const Layout& l, Options opt = {}) {
-  const Layout c = coalesce(l);
+// CuTe follows static strides only (a run-time stride or shape ends the chain); `by_value`
+// follows the run-time values too.
+COTILE_HD constexpr Layout right_inverse_chain(const Layout& c, bool by_value) {
   const IntTuple s = wrap(c.shape), d = wrap(c.stride);
-  const IntTuple pre = detail::prefix_products(s);
+  const IntTuple pre = prefix_products(s);
   int64_t key[kMaxLeaves] = {};
   int idx[kMaxLeaves] = {};
   int n = 0;
   for (int i = 0; i < d.rank(); ++i)
-    if (d.mode_value(i).is_static) {
+    if (by_value || d.mode_value(i).is_static) {
       key[n] = d.mode_value(i).value;
       idx[n++] = i;
     }
-  detail::exchange_sort(key, idx, n);
+  exchange_sort(key, idx, n);
   IntTuple rs = make_tuple(static_int(1)), rd = make_tuple(static_int(0));
   Int curr = static_int(1);
   for (int k = 0; k < n; ++k) {
     const int i = idx[k];
     const Int di = d.mode_value(i);
-    if (curr.is_static && di.value == curr.value) {
+    if ((by_value || curr.is_static) && di.value == curr.value) {
       rs.push_back(s.get(i));
       rd.push_back(pre.get(i));
       curr = s.mode_value(i) * di;
     }
   }
-  const Layout r = coalesce(Layout{rs, rd});
+  return coalesce(Layout{rs, rd});
+}
+
+}  // namespace detail
+
+// right_inverse(L): R with L(R(i)) == i for all i < size(R), as large as the static strides of
+// coalesce(L) allow (CuTe's chain, detail::right_inverse_chain); dynamic strides are ignored.
+// Law: L(R(i)) = i for i < size(R); it holds whenever L's shapes are positive (laws/inverse.hpp).
+COTILE_HD constexpr Layout right_inverse(const Layout& l, Options opt = {}) {
+  const Layout c = coalesce(l);
+  const Layout r = detail::right_inverse_chain(c, false);
+  return lawful(
+      opt, [&] { return laws::right_inverse(l, c, r); }, r);
+}
+
+// The same chain following run-time strides and shapes by value (not CuTe's): make_tiled_copy's
+// way past a chain that a run-time value stopped. Law as right_inverse's.
+COTILE_HD constexpr Layout right_inverse_by_value(const Layout& l, Options opt = {}) {
+  const Layout c = coalesce(l);
+  const Layout r = detail::right_inverse_chain(c, true);
   return lawful(
       opt, [&] { return laws::right_inverse(l, c, r); }, r);
 }

@@ -7,6 +7,7 @@
 
 #include "../algebra/divide.hpp"
 #include "../algebra/product.hpp"
+#include "../laws/tiled_copy.hpp"
 #include "../slice.hpp"
 #include "copy_traits.hpp"
 
@@ -59,46 +60,28 @@ COTILE_HD constexpr TiledCopy make_tiled_copy_tv(const CopyAtom& atom, const Lay
 //   layout_mn = raked_product(thr, val)                 (m,n) -> (thr, val)
 //   layout_tv = right_inverse(layout_mn) o make_layout((size(thr), size(val)))
 //   tiler     = product_each(shape(layout_mn))
-// Law: layout_mn(layout_tv(t, v)) = t + size(thr) v for every thread t and value v. It holds when
-// R = right_inverse(layout_mn) (whose law is L(R(i)) = i, R(i) an index of L) has size(thr)
-// size(val) indices. A shorter R, as a run-time stride makes it (its chain follows static strides
-// only, as CuTe's), is read beyond its size: then the law is checked point by point, and refused
-// where it fails (CuTe's layout_tv sends every thread to element 0 for thr = 4:1) or cannot be
-// checked.
-COTILE_HD constexpr TiledCopy make_tiled_copy(const CopyAtom& atom, const Layout& thr, const Layout& val) {
-  const Layout layout_mn = raked_product(thr, val);
-  const Layout inv = right_inverse(layout_mn);
-  const Int n = size(thr) * size(val);
-  const Layout layout_tv = composition(inv, make_layout(make_tuple(size(thr), size(val))));
-  if (size(inv).value < n.value) {
-    const bool checkable = n.value <= laws::law_points() && laws::known(layout_mn) && laws::known(layout_tv);
-    int64_t bad = -1, at = 0;
-    if (checkable) {
-      const laws::Flat fm = laws::flat(layout_mn), ft = laws::flat(layout_tv);
-      for (int64_t i = 0; i < n.value && bad < 0; ++i) {
-        at = ft(i);
-        if (at < 0 || at >= fm.size() || fm(at) != i) bad = i;
-      }
-    }
-    const char* fix =
-        "give thr and val static strides (the right inverse follows a chain of static strides, as CuTe's), and "
-        "layouts whose raked product is one to one onto offsets 0, 1, 2, ...";
-    if (!checkable)
-      fail("make_tiled_copy",
-           "right_inverse(raked_product(thr, val)) reaches only the first size(R) of the size(thr) x size(val) "
-           "(thread, value) indices, and layout_tv, which reads it beyond, has too many of them to check",
-           fix, arg("thr", thr), arg("val", val), arg("R", inv), arg("size(R)", size(inv)),
-           arg("size(thr) x size(val)", n));
-    if (bad >= 0)
-      fail("make_tiled_copy",
-           "raked_product(thr, val)(layout_tv(t, v)) = t + size(thr) v fails: right_inverse(raked_product(thr, "
-           "val)) reaches only the first size(R) of the size(thr) x size(val) (thread, value) indices, and "
-           "layout_tv reads it beyond",
-           fix, arg("thr", thr), arg("val", val), arg("raked_product(thr, val)", layout_mn), arg("R", inv),
-           arg("size(R)", size(inv)), arg("size(thr) x size(val)", n), arg("t + size(thr) v", bad),
-           arg("layout_tv(t, v)", at));
+// Law: layout_mn(layout_tv(t, v)) = t + size(thr) v for every thread t and value v
+// (laws/tiled_copy.hpp). It is the right inverse's own law when R = right_inverse(layout_mn) has
+// size(thr) size(val) indices. CuTe's R follows static strides only: a run-time shape or stride
+// makes it shorter, and layout_tv reads it beyond its size (for thr = 4:1 every thread gets
+// element 0). Where that breaks the law, cotile follows the run-time values (right_inverse_by_value),
+// as left_inverse and complement take them, unless strict (CuTe's mode), which refuses.
+COTILE_HD constexpr TiledCopy make_tiled_copy(const CopyAtom& atom, const Layout& thr, const Layout& val,
+                                              Options opt = {}) {
+  const Layout layout_mn = raked_product(thr, val, opt);
+  const Tile tiler = tile_of_shape(product_each(layout_mn.shape));
+  const Layout tv_shape = make_layout(make_tuple(size(thr), size(val)));
+  const Layout inv = right_inverse(layout_mn, opt), layout_tv = composition(inv, tv_shape, opt);
+  if (!opt.strict && !laws::tiled_copy(thr, val, layout_mn, inv, layout_tv).holds) {
+    const Layout by_value = right_inverse_by_value(layout_mn, opt);
+    const Layout tv = composition(by_value, tv_shape, opt);
+    return lawful(
+        opt, [&] { return laws::tiled_copy(thr, val, layout_mn, by_value, tv, &layout_tv); },
+        make_tiled_copy_tv(atom, tv, tiler));
   }
-  return make_tiled_copy_tv(atom, layout_tv, tile_of_shape(product_each(layout_mn.shape)));
+  return lawful(
+      opt, [&] { return laws::tiled_copy(thr, val, layout_mn, inv, layout_tv); },
+      make_tiled_copy_tv(atom, layout_tv, tiler));
 }
 
 // tile2data(tiler, data) = make_layout(product_each(shape(data))) o tiler: a tile coordinate ->
