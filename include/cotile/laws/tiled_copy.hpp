@@ -23,8 +23,7 @@ inline constexpr const char* kTiledCopyFix =
     "shapes and strides: CuTe's right inverse follows a chain of static strides only)";
 
 COTILE_HD constexpr LawReport tiled_copy(const Layout& thr, const Layout& val, const Layout& layout_mn,
-                                         const Layout& inv, const Layout& layout_tv,
-                                         const Layout* cute_tv = nullptr) {
+                                         const Layout& inv, const Layout& layout_tv, const Layout* cute_tv = nullptr) {
   LawReport rep = holding("make_tiled_copy", kTiledCopyLaw, true);
   const int64_t n = cotile::detail::checked_mul(size(thr).value, size(val).value);
   if (size(inv).value >= n) return proven(rep);
