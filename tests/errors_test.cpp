@@ -122,6 +122,35 @@ TEST(Errors, NonInjectiveComplement) {
                                                        "  fix: complement needs an injective layout");
 }
 
+// A run-time extent 1 adds nothing to a layout's function, but CuTe's algorithms cannot know its
+// value: a gap below an extent-1 mode comes out 0 (complement), a shared stride is read modulo 1
+// (left_inverse). Found by a law sweep of make_tiled_copy with run-time shapes and a fuzz of
+// static against run-time markings of the same layouts. Where cotile computes from run-time
+// strides itself (complement of rank > 1, left_inverse: CuTe refuses run-time strides there) it
+// leaves such modes out, as coalesce drops a static _1; with static strides it is CuTe's algorithm,
+// and the refusal names the mode.
+TEST(Errors, RunTimeUnitsLeftOut) {
+  EXPECT_EQ(calc("complement((4,1):(1,1), 16)"), "(1,4):(_1,4)");
+  EXPECT_EQ(calc("complement((4,1):(1,0), 16)"), "(1,4):(_1,4)");
+  EXPECT_EQ(calc("left_inverse((4,1):(1,1))"), "(1,4):(_0,_1)");
+  EXPECT_EQ(calc("left_inverse((2,1):(1,-1))"), "(1,2):(_0,_1)");
+  EXPECT_EQ(calc("left_inverse(1:-1)"), "_1:_0");
+  // {0, 2} as for (_2,_1):(_1,_3), not {0, 3} (lawful too, but the marking changed the answer).
+  EXPECT_EQ(calc("complement((2,1):(1,3), 4)"), "(1,2):(_1,2)");
+  EXPECT_EQ(calc_error("complement((_4,1):(_1,_1), _16)"),
+            "complement: a mode of run-time extent 1 starts below the extent the modes before it reach (the gap "
+            "between them is a static 0): it covers nothing, but only a static _1 is dropped\n"
+            "  layout = (_4,1):(_1,_1)\n"
+            "  mode = 1:_1\n"
+            "  extent below it = _4\n"
+            "  fix: make that extent a static _1");
+  // Twins: the same layouts with static extents 1, and run-time strides with no extent 1 (the
+  // complement computed from them, run-time leaves and all).
+  EXPECT_EQ(calc("complement((_4,_1):(_1,_1), _16)"), "_4:_4");
+  EXPECT_EQ(calc("left_inverse((4,_1):(1,1))"), "(1,4):(_0,_1)");
+  EXPECT_EQ(calc("complement((4,2):(1,4), 16)"), "(1,1,2):(_1,4,8)");
+}
+
 TEST(Errors, StrictModeRefusesWhereCuteRefuses) {
   EXPECT_EQ(calc_error("left_inverse((_4,_8):(8,_1))", true),
             "left_inverse: CuTe requires static strides (strict mode)\n"

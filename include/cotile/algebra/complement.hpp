@@ -48,6 +48,22 @@ COTILE_HD constexpr Layout complement(const Layout& l, const IntTuple& cotarget,
       c);
 }
 
+namespace detail {
+// Refuses a gap of a static 0: the mode s:d starts below the extent the modes before it reach
+// (CuTe's check). Two modes overlap, or s is a run-time 1, which covers nothing but stays a mode.
+COTILE_HD constexpr void check_gap(const Layout& l, const Int& gap, const Int& s, const Int& d, const Int& extent) {
+  if (!is_constant(gap, 0)) return;
+  if (!s.is_static && known_equal(s, 1))
+    fail("complement",
+         "a mode of run-time extent 1 starts below the extent the modes before it reach (the gap between them is a "
+         "static 0): it covers nothing, but only a static _1 is dropped",
+         "make that extent a static _1", arg("layout", l), arg("mode", Layout{int_tuple(s), int_tuple(d)}),
+         arg("extent below it", extent));
+  fail("complement", "the layout is not injective (two modes overlap)", "complement needs an injective layout",
+       arg("layout", l));
+}
+}  // namespace detail
+
 COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const Layout& f, const IntTuple& cotarget,
                                                         Options opt, ComplementTrace* tr) {
   if (tr) tr->filtered = f;
@@ -69,10 +85,25 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
     return make_layout(coalesce_shape(cotarget));
   }
   IntTuple shape = wrap(f.shape), stride = wrap(f.stride);
+  if (shape.rank() > 1 && !is_static(stride)) {
+    if (opt.strict)
+      fail("complement", "CuTe computes the complement of a rank > 1 layout only with static strides (strict mode)",
+           "drop --strict to compute it from the run-time strides", arg("layout", l));
+    // cotile's own computation from the run-time values: a run-time extent 1 covers nothing, and
+    // is dropped as filter drops a static _1 (kept, its stride would become a link of the chain).
+    IntTuple s = IntTuple::tuple(), d = IntTuple::tuple();
+    for (int k = 0; k < shape.rank(); ++k)
+      if (shape.mode_value(k).is_static || !known_equal(shape.mode_value(k), 1)) {
+        s.push_back(shape.get(k));
+        d.push_back(stride.get(k));
+      }
+    if (s.rank() == 0) {  // L reaches offset 0 only: C is the whole cotarget
+      if (tr) tr->whole_cotarget = true;
+      return make_layout(coalesce_shape(cotarget));
+    }
+    shape = s, stride = d;
+  }
   const int r = shape.rank();
-  if (r > 1 && !is_static(stride) && opt.strict)
-    fail("complement", "CuTe computes the complement of a rank > 1 layout only with static strides (strict mode)",
-         "drop --strict to compute it from the run-time strides", arg("layout", l));
 
   for (int k = 0; k < r; ++k)
     if (stride.mode_value(k).value == 0)
@@ -84,9 +115,7 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
     const Int min_stride = stride.mode_value(m);
     const Int new_shape = min_stride / result_stride.mode_value(i);
     const Int new_stride = min_stride * shape.mode_value(m);
-    if (is_constant(new_shape, 0))
-      fail("complement", "the layout is not injective (two modes overlap)", "complement needs an injective layout",
-           arg("layout", l));
+    detail::check_gap(l, new_shape, shape.mode_value(m), min_stride, result_stride.mode_value(i));
     if (tr && tr->n < kMaxLeaves) {
       tr->mode_shape[tr->n] = shape.mode_value(m);
       tr->mode_stride[tr->n] = min_stride;
@@ -100,9 +129,7 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
   }
   const Int last_d = stride.mode_value(0), last_s = shape.mode_value(0);
   const Int new_shape = last_d / result_stride.mode_value(r - 1);
-  if (is_constant(new_shape, 0))
-    fail("complement", "the layout is not injective (two modes overlap)", "complement needs an injective layout",
-         arg("layout", l));
+  detail::check_gap(l, new_shape, last_s, last_d, result_stride.mode_value(r - 1));
   if (tr && tr->n < kMaxLeaves) {
     tr->mode_shape[tr->n] = last_s;
     tr->mode_stride[tr->n] = last_d;
@@ -202,8 +229,8 @@ COTILE_HD constexpr Layout right_inverse_by_value(const Layout& l, Options opt =
 // non-zero strides are positive, each divides the next, and s_k d_k <= d_(k+1); otherwise it is
 // checked point by point (laws/inverse.hpp).
 // Requires: each static stride a multiple of the next smaller one (CuTe's check); in strict mode,
-// static strides (otherwise run-time strides are sorted by value and the dependent leaves become
-// dynamic).
+// static strides (otherwise run-time strides are sorted by value, modes of run-time extent 1 left
+// out, and the dependent leaves become dynamic).
 COTILE_HD constexpr Layout left_inverse(const Layout& l, Options opt = {}) {
   const Layout c = coalesce(l);
   const IntTuple s = wrap(c.shape), d = wrap(c.stride);
@@ -214,10 +241,20 @@ COTILE_HD constexpr Layout left_inverse(const Layout& l, Options opt = {}) {
   const IntTuple pre = detail::prefix_products(s);
   int64_t key[kMaxLeaves] = {};
   int idx[kMaxLeaves] = {};
-  const int n = d.rank();
-  for (int i = 0; i < n; ++i) {
-    key[i] = d.mode_value(i).value;
-    idx[i] = i;
+  // With run-time strides (cotile's own computation: CuTe refuses them), a mode of run-time
+  // extent 1 covers nothing and is left out, as coalesce drops a static _1: kept, its stride
+  // would tie with the others' or become the last mode. With every mode one, L reaches 0 only.
+  auto unit = [&](int i) { return dynamic_strides && !s.mode_value(i).is_static && known_equal(s.mode_value(i), 1); };
+  int n = 0;
+  for (int i = 0; i < d.rank(); ++i)
+    if (!unit(i)) {
+      key[n] = d.mode_value(i).value;
+      idx[n++] = i;
+    }
+  if (n == 0) {
+    const Layout r = make_layout(int_tuple(static_int(1)), int_tuple(static_int(0)));
+    return lawful(
+        opt, [&] { return laws::left_inverse(l, c, r, "left_inverse needs static strides"); }, r);
   }
   detail::exchange_sort(key, idx, n);
   IntTuple rs = IntTuple::tuple(), rd = make_tuple(static_int(0));
