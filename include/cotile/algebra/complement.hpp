@@ -25,9 +25,11 @@ struct ComplementTrace {
 //   where rest = ceil_div(T, s_last*d_last) continues past the last mode.
 // Law (F = filter(L)): (F, C) injective, C ordered (C(i-1) < C(i)), cosize((F, C)) >= size(T).
 // It holds when F's modes by stride have positive shapes and strides and s_i d_i divides
-// d_(i+1); otherwise it is checked point by point (laws/complement.hpp).
+// d_(i+1), or when they spread apart (each stride beyond the span below it); otherwise it is
+// checked point by point (laws/complement.hpp).
 // Requires: a static quotient d_(i+1) / (s_i d_i) is non-zero (CuTe's check); in strict mode,
-// static strides when filter(L) has more than one mode.
+// static strides when filter(L) has more than one mode (otherwise cotile sorts the run-time
+// strides by value, and leaves out modes of run-time extent 1).
 namespace detail {
 COTILE_HD constexpr Layout complement_algorithm(const Layout& l, const Layout& f, const IntTuple& cotarget, Options opt,
                                                 ComplementTrace* tr);
