@@ -140,6 +140,16 @@ std::string str(const Layout& l) { return to_string(l); }
 using tile_laws::divide_law;
 using tile_laws::product_law;
 
+// blocked_product and raked_product (of a and b of one rank) regroup the modes of a lawful
+// logical_product(a, b): r against that.
+std::string modes_of_product(const Layout& a, const Layout& b, const Layout& r) {
+  LawLog log;
+  const Layout p = logical_product(a, b, Options{false, true, &log});
+  const std::string w = product_law(a, b, p);
+  if (!w.empty()) return w;
+  return oracle::leaves(r) == oracle::leaves(p) ? "" : "not the modes of logical_product";
+}
+
 // A tile for a: rank 1..rank(a), each element '_' (unless `no_underscore`), an integer n (n:_1 where
 // a layout is needed), or a small layout.
 Tile tile_for(Gen& g, const Layout& a, bool no_underscore) {
@@ -273,13 +283,7 @@ TEST(LawSweep, Products) {
       check<Layout>(
           raked ? "raked_product" : "blocked_product", str(a) + " * " + str(b),
           [&](Options o) { return raked ? raked_product(a, b, o) : blocked_product(a, b, o); },
-          [&](const Layout& r) -> std::string {
-            LawLog log;
-            const Layout p = logical_product(pa, pb, Options{false, true, &log});
-            const std::string w = product_law(pa, pb, p);
-            if (!w.empty()) return w;
-            return oracle::leaves(r) == oracle::leaves(p) ? "" : "not the modes of logical_product";
-          });
+          [&](const Layout& r) { return modes_of_product(pa, pb, r); });
     }
   }
 }
@@ -360,13 +364,9 @@ TEST(LawSweep, TileOps) {
 // t + size(thr) v; and the tiler is layout_mn's shape, mode by mode.
 std::string tiled_copy_law(const Layout& thr, const Layout& val, const TiledCopy& tc) {
   const int rk = thr.rank() > val.rank() ? thr.rank() : val.rank();
-  const Layout pa = append_to_rank(thr, rk), pb = append_to_rank(val, rk);
-  LawLog log;
-  const Layout p = logical_product(pa, pb, Options{false, true, &log});
-  const std::string w = product_law(pa, pb, p);
-  if (!w.empty()) return "logical_product: " + w;
   const Layout mn = raked_product(thr, val);
-  if (oracle::leaves(mn) != oracle::leaves(p)) return "raked_product: not the modes of logical_product";
+  const std::string w = modes_of_product(append_to_rank(thr, rk), append_to_rank(val, rk), mn);
+  if (!w.empty()) return "raked_product: " + w;
   const oracle::Fn fm(mn), ftv(tc.layout_tv), ft(thr), fv(val);
   const int64_t n = ft.size() * fv.size();
   if (ftv.size() != n) return "size(layout_tv) = " + std::to_string(ftv.size()) + ", not " + std::to_string(n);

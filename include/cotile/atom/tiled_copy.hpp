@@ -72,16 +72,17 @@ COTILE_HD constexpr TiledCopy make_tiled_copy(const CopyAtom& atom, const Layout
   const Tile tiler = tile_of_shape(product_each(layout_mn.shape));
   const Layout tv_shape = make_layout(make_tuple(size(thr), size(val)));
   const Layout inv = right_inverse(layout_mn, opt), layout_tv = composition(inv, tv_shape, opt);
-  if (!opt.strict && !laws::tiled_copy(thr, val, layout_mn, inv, layout_tv).holds) {
-    const Layout by_value = right_inverse_by_value(layout_mn, opt);
-    const Layout tv = composition(by_value, tv_shape, opt);
+  if (opt.strict)
     return lawful(
-        opt, [&] { return laws::tiled_copy(thr, val, layout_mn, by_value, tv, &layout_tv); },
-        make_tiled_copy_tv(atom, tv, tiler));
-  }
+        opt, [&] { return laws::tiled_copy(thr, val, layout_mn, inv, layout_tv); },
+        make_tiled_copy_tv(atom, layout_tv, tiler));
+  // (the report is never deferred: lawful() would return a holding one's result as it is)
+  if (laws::tiled_copy(thr, val, layout_mn, inv, layout_tv).holds) return make_tiled_copy_tv(atom, layout_tv, tiler);
+  const Layout by_value = right_inverse_by_value(layout_mn, opt);
+  const Layout tv = composition(by_value, tv_shape, opt);
   return lawful(
-      opt, [&] { return laws::tiled_copy(thr, val, layout_mn, inv, layout_tv); },
-      make_tiled_copy_tv(atom, layout_tv, tiler));
+      opt, [&] { return laws::tiled_copy(thr, val, layout_mn, by_value, tv, &layout_tv); },
+      make_tiled_copy_tv(atom, tv, tiler));
 }
 
 // tile2data(tiler, data) = make_layout(product_each(shape(data))) o tiler: a tile coordinate ->

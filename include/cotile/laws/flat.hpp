@@ -7,6 +7,7 @@
 // same numbers as eval(L, i), without building coordinate trees.
 #pragma once
 
+#include "../algebra/sort.hpp"
 #include "report.hpp"
 
 namespace cotile::laws {
@@ -56,25 +57,20 @@ struct Flat {
 // with gaps): L is injective, and, taken as written, ordered (L(i-1) < L(i): the last coordinate
 // that differs decides). `span` receives the whole sum, cosize(L) - 1.
 COTILE_HD constexpr bool spread_apart(const Flat& f, bool as_written, int64_t* span = nullptr) {
-  int64_t s[kMaxLeaves] = {}, d[kMaxLeaves] = {};
-  int n = 0;
+  int64_t d[kMaxLeaves] = {};
+  int idx[kMaxLeaves] = {}, n = 0;
   for (int k = 0; k < f.n; ++k) {
     if (f.s[k] < 1) return false;
     if (f.s[k] == 1) continue;
-    s[n] = f.s[k];
-    d[n++] = f.d[k];
+    d[n] = f.d[k];
+    idx[n++] = k;
   }
-  if (!as_written)  // insertion sort by stride
-    for (int k = 1; k < n; ++k)
-      for (int j = k; j > 0 && d[j - 1] > d[j]; --j) {
-        const int64_t ts = s[j], td = d[j];
-        s[j] = s[j - 1], d[j] = d[j - 1];
-        s[j - 1] = ts, d[j - 1] = td;
-      }
+  if (!as_written) cotile::detail::exchange_sort(d, idx, n);
   int64_t below = 0;
   for (int k = 0; k < n; ++k) {
-    if (d[k] <= below || !cotile::detail::mul_fits(s[k] - 1, d[k])) return false;
-    const int64_t part = (s[k] - 1) * d[k];
+    const int64_t s = f.s[idx[k]];
+    if (d[k] <= below || !cotile::detail::mul_fits(s - 1, d[k])) return false;
+    const int64_t part = (s - 1) * d[k];
     if (part > cotile::detail::kIntMax - below) return false;
     below += part;
   }
