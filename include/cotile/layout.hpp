@@ -185,8 +185,11 @@ namespace detail {
 //   otherwise                           -> prepend the mode
 // A result whose shape is the integer _1 is _1:_0. `first_shape` seeds the front (coalesce_x
 // seeds a static _1 last mode with _2 so that the function is kept beyond the domain).
+// by_value: decide both rules on the values, static or not (a mode of extent 1 is skipped, s*d ==
+// front stride merges, into a run-time extent); the same function, with run-time modes joined
+// where their values allow.
 COTILE_HD constexpr Layout bw_coalesce(const IntTuple& fs, const IntTuple& fd, const Int& first_shape,
-                                       CoalesceTrace* tr = nullptr) {
+                                       CoalesceTrace* tr = nullptr, bool by_value = false) {
   const int r = fs.rank();
   IntTuple ns = int_tuple(first_shape), nd = fd.get(r - 1);
   if (tr) tr->add(CoalesceStep{r - 1, CoalesceStep::kFront, fs.mode_value(r - 1), fd.mode_value(r - 1)});
@@ -195,7 +198,7 @@ COTILE_HD constexpr Layout bw_coalesce(const IntTuple& fs, const IntTuple& fd, c
     auto note = [&](CoalesceStep::Action a) {
       if (tr) tr->add(CoalesceStep{i, a, s, d});
     };
-    if (is_constant(s, 1)) {
+    if (is_constant(s, 1) || (by_value && s.value == 1)) {
       note(CoalesceStep::kSkipStaticOne);
       continue;
     }
@@ -207,9 +210,11 @@ COTILE_HD constexpr Layout bw_coalesce(const IntTuple& fs, const IntTuple& fd, c
     }
     const Int front_s = ns.mode_value(0), front_d = nd.mode_value(0);
     // (A product s * d beyond 64 bits is not the front's stride: no merge, and nothing computed.)
-    if (front_s.is_static && detail::mul_fits(s.value, d.value) && is_constant(equal(s * d, front_d), 1)) {
+    const bool known = front_s.is_static && detail::mul_fits(s.value, d.value) && is_constant(equal(s * d, front_d), 1);
+    if (known || (by_value && detail::mul_fits(s.value, d.value) && s.value * d.value == front_d.value)) {
       note(CoalesceStep::kMerge);
-      ns = replace(ns, 0, int_tuple(s * front_s));
+      // (joined on run-time values: the joined extent is a run-time value too)
+      ns = replace(ns, 0, int_tuple(known ? s * front_s : dynamic_int((s * front_s).value)));
       nd = replace(nd, 0, int_tuple(d));
     } else {
       note(CoalesceStep::kPrepend);
@@ -239,6 +244,16 @@ COTILE_HD constexpr Layout coalesce_x(const Layout& l) {
   if (fs.rank() == 0) fail("coalesce", "the layout has no modes", nullptr, arg("layout", l));
   const Int last = fs.mode_value(fs.rank() - 1);
   return detail::bw_coalesce(fs, fd, is_constant(last, 1) ? static_int(2) : last);
+}
+
+// coalesce_x_by_value(L): coalesce_x deciding on the values, run-time ones included: R(i) == L(i)
+// for every i >= 0, with a mode of L joined to the next where s * d equals its stride and a mode
+// of extent 1 below the last left out. (coalesce_x joins only what is statically known, as CuTe.)
+COTILE_HD constexpr Layout coalesce_x_by_value(const Layout& l) {
+  const IntTuple fs = detail::flat_modes(l.shape), fd = detail::flat_modes(l.stride);
+  if (fs.rank() == 0) fail("coalesce", "the layout has no modes", nullptr, arg("layout", l));
+  const Int last = fs.mode_value(fs.rank() - 1);
+  return detail::bw_coalesce(fs, fd, is_constant(last, 1) ? static_int(2) : last, nullptr, true);
 }
 
 // coalesce(L, P): coalesce applied below each terminal of the profile P: for a tuple P,

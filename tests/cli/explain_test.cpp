@@ -85,6 +85,14 @@ TEST(Explain, CompositionShowsTheRuleEachModeUsed) {
       << out;
 }
 
+TEST(Explain, CompositionSaysWhenItJoinedRunTimeModesByValue) {
+  const std::string out =
+      render_text(explain_operation("composition", {text::parse("(4,2):(8,32)"), text::parse("2:5")}, {}));
+  EXPECT_NE(out.find("[3] coalesce_x(A) by value = 8:8"), std::string::npos) << out;
+  EXPECT_NE(out.find("[4] result = 2:40"), std::string::npos) << out;
+  EXPECT_NE(out.find("CuTe 4.7 returns (1,2):(40,64) here"), std::string::npos) << out;
+}
+
 TEST(Explain, CoalesceSaysWhichModesMerged) {
   const std::string out =
       render_text(explain_operation("coalesce", {text::parse("((_2,_4),(_1,3)):((_1,_2),(_8,_8))")}, {}));

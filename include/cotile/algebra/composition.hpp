@@ -18,6 +18,7 @@ struct CompositionStep {
 };
 struct CompositionTrace {
   Layout lhs_coalesced;
+  bool by_value = false;  // lhs_coalesced joins run-time modes by their values (composition's fallback)
   CompositionStep steps[96];
   int n = 0;
   int leaf = 0;  // the rhs leaf being composed
@@ -43,13 +44,22 @@ namespace detail {
 // composition decides, laws/composition.hpp):
 //   rest_stride % s_i == 0 or rest_stride < s_i    (stride divisibility)
 //   rest_shape % new_shape == 0                    (shape divisibility)
+// quiet: a violated divisibility requirement sets *quiet and returns _1:_0 instead of refusing.
 COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs, const Layout& orig_lhs,
-                                            CompositionTrace* tr = nullptr) {
+                                            CompositionTrace* tr = nullptr, bool* quiet = nullptr) {
   if (rhs.shape.is_tuple()) {
     LayoutList r;
-    for (int i = 0; i < rhs.rank(); ++i) r.push_back(composition_impl(lhs, rhs.get(i), orig_lhs, tr));
+    for (int i = 0; i < rhs.rank(); ++i) {
+      r.push_back(composition_impl(lhs, rhs.get(i), orig_lhs, tr, quiet));
+      if (quiet && *quiet) return Layout{};
+    }
     return r.layout();
   }
+  // Whether a violated divisibility requirement returns quietly (else it refuses the inputs).
+  auto quietly = [quiet] {
+    if (quiet) *quiet = true;
+    return quiet != nullptr;
+  };
   const Int rs = rhs.shape.value(), rd = rhs.stride.value();
   const int leaf = tr ? tr->leaf++ : 0;
   auto note = [&](CompositionStep::Action a, int mode, CompositionStep::Rule rule, const Int& cs, const Int& cd,
@@ -79,14 +89,16 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
       fail("composition", "the rhs stride is a run-time 0, which no lhs mode can divide",
            "use a static _0 stride for broadcast modes", arg("lhs", orig_lhs), arg("rhs", rhs));
     if (rest_stride.is_static && curr_shape.is_static &&
-        !(rest_stride.value % curr_shape.value == 0 || rest_stride.value < curr_shape.value))
+        !(rest_stride.value % curr_shape.value == 0 || rest_stride.value < curr_shape.value)) {
+      if (quietly()) return Layout{};
       // nvcc quotes only the first line of a failing constexpr call: the rule stays on it
       // clang-format off
       fail("composition", "stride divisibility violated: the rhs stride must be a multiple of the lhs mode size or smaller than it",
            "make the rhs stride step over whole lhs modes, or reshape the lhs so a mode boundary falls on it",
            arg("lhs", orig_lhs), arg("rhs", rhs), arg("lhs mode", Layout{int_tuple(curr_shape), int_tuple(curr_stride)}),
            arg("rhs stride at this mode", rest_stride));
-    // clang-format on
+      // clang-format on
+    }
     const Int next_shape = ceil_div(curr_shape, abs_rest);
     const Int next_stride = ceil_div(abs_rest, curr_shape) * signum(rest_stride);
     const CompositionStep::Rule rule = rest_stride.value % curr_shape.value == 0 ? CompositionStep::kStrideDivides
@@ -101,11 +113,13 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
     if (new_shape.value <= 0)
       fail("composition", "the rhs has a mode of size <= 0", "shapes must be positive", arg("lhs", orig_lhs),
            arg("rhs", rhs));
-    if (rest_shape.is_static && new_shape.is_static && rest_shape.value % new_shape.value != 0)
+    if (rest_shape.is_static && new_shape.is_static && rest_shape.value % new_shape.value != 0) {
+      if (quietly()) return Layout{};
       fail("composition", "shape divisibility violated: the rhs shape must be divisible by the lhs mode it lands in",
            "choose an rhs shape that splits evenly across the lhs modes", arg("lhs", orig_lhs), arg("rhs", rhs),
            arg("lhs mode", Layout{int_tuple(curr_shape), int_tuple(curr_stride)}),
            arg("remaining rhs shape", rest_shape));
+    }
     note(CompositionStep::kTake, i, rule, curr_shape, curr_stride, rest_shape, rest_stride, next_shape, next_stride,
          new_shape);
     result_shape.push_back(int_tuple(new_shape));
@@ -132,11 +146,37 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
 // within each mode of A never add up past it; otherwise it is checked point by point
 // (laws/composition.hpp).
 // Requires: the static divisibility conditions of composition_impl.
+// CuTe joins A's modes only where that is statically known, so a run-time A whose modes join by
+// value (s_i * d_i = d_(i+1), or an extent 1 below the last) can make B's strides meet the modes
+// unevenly where the static form of the same values composes: composition((4,2):(8,32), 2:5) is
+// not A o B as CuTe computes it, while A = (_4,_2):(_8,_32) coalesces to _8:_8 and gives _2:_40.
+// Where CuTe's R breaks the law, the default mode composes again with A coalesced by its values
+// (coalesce_x_by_value, the same function) and returns that R when it satisfies the law; strict
+// and as_cute keep CuTe's.
 COTILE_HD constexpr Layout composition(const Layout& a, const Layout& b, Options opt = {},
                                        CompositionTrace* tr = nullptr) {
   const Layout flat = coalesce_x(a);
   if (tr) tr->lhs_coalesced = flat;
   const Layout r = detail::composition_impl(flat, b, a, tr);
+  if (!opt.strict && !opt.as_cute && laws::known(a) && laws::known(b)) {
+    const LawReport rep = laws::composition(a, flat, b, r);
+    if (rep.holds) return r;
+    const Layout by_value = coalesce_x_by_value(a);
+    if (!(by_value == flat)) {
+      bool refused = false;
+      const Layout r2 = detail::composition_impl(by_value, b, a, nullptr, &refused);
+      if (!refused && laws::composition(a, by_value, b, r2).holds) {
+        if (tr) {
+          *tr = CompositionTrace{};
+          tr->lhs_coalesced = by_value;
+          tr->by_value = true;
+          detail::composition_impl(by_value, b, a, tr);
+        }
+        return r2;
+      }
+    }
+    fail_law(rep);
+  }
   return lawful(
       opt, [&] { return laws::composition(a, flat, b, r); }, r);
 }
