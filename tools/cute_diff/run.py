@@ -104,10 +104,10 @@ def crashed_heads(bodies, crashed):
     return heads
 
 
-def cotile_on(cotile, head):
+def cotile_on(cotile, head, *flags):
     """What `cotile calc` says of a case's head: its value, or its error's first line."""
     op, *args = head.split("\t")
-    p = subprocess.run([cotile, "calc", f"{op}({', '.join(args)})"], capture_output=True, text=True)
+    p = subprocess.run([cotile, "calc", *flags, f"{op}({', '.join(args)})"], capture_output=True, text=True)
     return p.returncode == 0, (p.stdout.strip() if p.returncode == 0 else p.stderr.strip().split("\n")[0])
 
 
@@ -115,16 +115,27 @@ def judge(path, cotile, typed=False):
     """`cotile golden --json` on the lines: (failed cases, law refusals, precondition refusals).
     A typed-layer refusal (`!refused`) agrees when the engine's checked mode refuses too; a value
     the typed layer printed where the engine refuses a precondition is a failure (the typed layer
-    skipped the check)."""
+    skipped the check). The typed layer is judged against the engine's checked mode alone: where
+    CuTe's result breaks its law, that mode answers another, lawful one (e.g. downcast of two
+    leaves of stride _1), which CuTe's mode does not print. The typed layer fixes a result's modes
+    at compile time, so it keeps CuTe's modes (the engine's strict mode): where the checked mode
+    answers with modes that run-time values decide (composition's A joined by value), a typed
+    refusal agrees when `cotile calc --strict` refuses too."""
     p = subprocess.run([cotile, "golden", "--json", path], capture_output=True, text=True)
     report = json.loads(p.stdout)
+    with open(path) as f:
+        lines = f.read().split("\n")
     failed, preconditions, typed_refusals = {}, {}, 0
     for f in report["failures"]:  # each case's CuTe-mode and checked-mode failures
         key = (f["line"], f["op"], f["args"], f["expected"])
         mode, got = re.match(r"^\((as CuTe|checked)\) (.*)", f["got"], re.S).groups()
         refused = got.startswith("error: ")
+        if typed and mode == "as CuTe":
+            continue
         if f["expected"] == "!refused":  # judged by the engine's checked mode alone
             if mode == "checked" and refused:
+                typed_refusals += 1
+            elif mode == "checked" and not cotile_on(cotile, lines[f["line"] - 1].split("\t=>")[0], "--strict")[0]:
                 typed_refusals += 1
             elif mode == "checked":
                 failed[key] = f["got"] + " (the typed layer refused)"
