@@ -332,3 +332,17 @@ TEST(Algebra, CompositionJoinsRunTimeModesByValueWhereCutesResultBreaksTheLaw) {
   // No join by value helps: refused with CuTe's law failure.
   EXPECT_THROW(composition(L("(4,3):(1,5)"), L("2:5")), LawError);
 }
+
+TEST(Algebra, DowncastGivesTheSubElementsToOneLeafOfStrideOne) {
+  // Sub-element j of element c at N L(c) + j, checked point by point: R's leaf 0 takes j.
+  const Layout l = L("(_1,_4,_3):(_1,_-1,_1)"), r = downcast(l, 2);
+  EXPECT_EQ(str(r), "(_2,_4,_3):(_1,_-2,_2)");
+  for (int64_t j = 0; j < 2; ++j)
+    for (int64_t c1 = 0; c1 < 4; ++c1)
+      for (int64_t c2 = 0; c2 < 3; ++c2)
+        EXPECT_EQ(eval(r, make_tuple(Int{j}, Int{c1}, Int{c2})).value,
+                  2 * eval(l, make_tuple(Int{0}, Int{c1}, Int{c2})).value + j);
+  // One leaf of stride _1: CuTe's rule, unchanged.
+  EXPECT_EQ(str(downcast(L("(_4,8):(8,_1)"), 4)), "(_4,32):(32,_1)");
+  EXPECT_THROW(downcast(L("(_1,_4):(_1,_-1)"), 2, Options{true}), LawError);
+}

@@ -140,3 +140,19 @@ TEST(LawMessages, ComplementOfACompactLayoutCuteEmpties) {
             "complement: (L, C) injective, C ordered, cosize((L, C)) >= size(T) fails: C has a mode of size 0, so (L, "
             "C) has no elements");
 }
+
+// CuTe multiplies the extent of both leaves of stride _1: 256 sub-elements for 32.
+TEST(LawMessages, DowncastOfTwoLeavesOfStrideOne) {
+  EXPECT_EQ(calc("downcast((_4,_1):(_1,_1), _8)"), "(_32,_1):(_1,_8)");
+  EXPECT_EQ(calc_error("downcast((_4,_1):(_1,_1), _8)", true),
+            "downcast: R(c, j) = N L(c) + j fails: leaf 0 (_4:_1) and leaf 1 (_1:_1) both have stride +-1 and each "
+            "takes N = 8 sub-elements an element, so R has N^2 = 64 sub-elements an element\n"
+            "  L = (_4,_1):(_1,_1)\n"
+            "  N = 8\n"
+            "  CuTe 4.7 returns (_32,_8):(_1,_1) here\n"
+            "  fix: coalesce L first, or write it with one leaf of stride _1 (the contiguous one; its extent takes "
+            "the sub-elements)");
+  std::string warnings;
+  EXPECT_EQ(calc_as_cute("downcast((_4,_1):(_1,_1), _8)", &warnings), "(_32,_8):(_1,_1)");
+  EXPECT_EQ(warnings.substr(0, warnings.find(':')), "downcast");
+}

@@ -157,6 +157,21 @@ inline std::string upcast(const Layout& l, int64_t n, const Layout& r) {
   return "";
 }
 
+// downcast<N>(L) = R: sub-element j < N of each element c at N L(c) + j, so R reaches the offsets
+// N L(c) + j, each as often as L reaches L(c) (compared as sorted lists).
+inline std::string downcast(const Layout& l, int64_t n, const Layout& r) {
+  const Fn fl(l), fr(r);
+  if (fr.size() != n * fl.size())
+    return "size(R) = " + std::to_string(fr.size()) + ", not N size(L) = " + std::to_string(n * fl.size());
+  std::vector<int64_t> want, got;
+  for (int64_t c = 0; c < fl.size(); ++c)
+    for (int64_t j = 0; j < n; ++j) want.push_back(n * fl(c) + j);
+  for (int64_t i = 0; i < fr.size(); ++i) got.push_back(fr(i));
+  std::sort(want.begin(), want.end());
+  std::sort(got.begin(), got.end());
+  return want == got ? "" : "R's offsets are not N L(c) + j";
+}
+
 // The leaves of a layout as a sorted list of (shape, stride): equal for layouts that are the same
 // modes rearranged.
 inline std::vector<std::pair<int64_t, int64_t>> leaves(const Layout& l) {

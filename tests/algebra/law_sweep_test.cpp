@@ -386,6 +386,23 @@ std::string tiled_copy_law(const Layout& thr, const Layout& val, const TiledCopy
   return "";
 }
 
+TEST(LawSweep, Downcast) {
+  Gen g(115);
+  for (int64_t n = 0; n < cases_per_op();) {
+    // A leaf of static stride _1 (what downcast requires): one, sometimes two, sometimes beside a _-1.
+    Layout m = g.any(3);
+    const int leaves = m.stride.num_leaves();
+    for (int t = 0; t < (g.coin(25) ? 2 : 1); ++t) m.stride.leaf_at(int(g.g() % leaves)) = static_int(1);
+    if (g.coin(10)) m.stride.leaf_at(int(g.g() % leaves)) = static_int(-1);
+    const int64_t k = g.pick({2, 4, 8});
+    if (oracle::Fn(m).size() > 512) continue;  // keep the oracle's sort short
+    ++n;
+    check<Layout>(
+        "downcast", str(m) + " N=" + std::to_string(k), [&](Options o) { return downcast(m, k, o); },
+        [&](const Layout& r) { return oracle::downcast(m, k, r); });
+  }
+}
+
 TEST(LawSweep, MakeTiledCopy) {
   Gen g(114);
   const CopyAtom atom = make_copy_atom(CopyOp::kU32, Elem::kFloat);  // one element a thread

@@ -106,7 +106,15 @@ with open("/tmp/cotile_cli_test_golden.txt", "w") as f:
     f.write("complement\t((2,1),3):((_3,_3),_1)\t=>\t(1,0,2):(3,6,3)\ncoalesce\t(_2,_4):(_1,_2)\t=>\t_8:_1\n")
 rc, out, _ = run("golden", "/tmp/cotile_cli_test_golden.txt")
 check("golden lists a CuTe result that violates its law, and passes", rc == 0 and "LAW  /tmp/cotile_cli_test_golden.txt:1 complement" in out
-      and out.strip().endswith("2 passed, 0 failed; checked: 1 passed, 1 refused (CuTe's result violates its law), 0 failed"), out)
+      and out.strip().endswith("2 passed, 0 failed; checked: 1 passed, 1 refused (CuTe's result violates its law), "
+                               "0 answered lawfully where CuTe's result violates its law, 0 failed"), out)
+with open("/tmp/cotile_cli_test_golden2.txt", "w") as f:
+    f.write("downcast\t(_4,_1):(_1,_1)\t_8\t=>\t(_32,_8):(_1,_1)\n")
+rc, out, _ = run("golden", "/tmp/cotile_cli_test_golden2.txt")
+check("golden lists a lawful answer where CuTe's result violates its law, and passes",
+      rc == 0 and "  cotile:   (_32,_1):(_1,_8)" in out and out.strip().endswith(
+          "1 passed, 0 failed; checked: 0 passed, 0 refused (CuTe's result violates its law), "
+          "1 answered lawfully where CuTe's result violates its law, 0 failed"), out)
 
 # help: every verb listed; each verb's help, its examples run; unknown options name the verb
 import shlex  # noqa: E402

@@ -224,7 +224,7 @@ void register_algebra() {
   add("upcast", 2, 2, "upcast(layout, _N)", "view in units N times larger",
       [](const Args& a) { return V(upcast(a.layout(0), a.static_int(1), a.options())); });
   add("downcast", 2, 2, "downcast(layout, _N)", "view in units N times smaller",
-      [](const Args& a) { return V(downcast(a.layout(0), a.static_int(1))); });
+      [](const Args& a) { return V(downcast(a.layout(0), a.static_int(1), a.options())); });
 }
 
 void register_swizzle() {

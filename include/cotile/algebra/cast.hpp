@@ -36,23 +36,32 @@ COTILE_HD constexpr Layout upcast(const Layout& l, int64_t n, Options opt = {}) 
       opt, [&] { return laws::upcast(l, n, r); }, r);
 }
 
-// downcast<N>(L): view L in units N times smaller. Per leaf: stride static +-1: (s * N, d);
-// otherwise (s, d * N). Requires: some stride is a static _1 (adjacent elements exist).
-COTILE_HD constexpr Layout downcast(const Layout& l, int64_t n) {
+// downcast<N>(L): view L in units N times smaller. CuTe's rule, per leaf: stride static +-1:
+// (s * N, d); otherwise (s, d * N). Requires: some stride is a static _1 (adjacent elements exist).
+// Law (laws/cast.hpp): sub-element j of L's element c at N L(c) + j, which holds when exactly one
+// leaf of stride +1 takes the sub-elements. Where CuTe's rule expands more than one leaf or one of
+// stride -1, the default mode expands only the first leaf of stride _1 (and multiplies the other
+// strides, -1 included, by N): downcast((_8,_1):(_1,_1), _2) = (_16,_1):(_1,_2), where CuTe's
+// (_16,_2):(_1,_1) has 32 sub-elements for 16; strict and as_cute keep CuTe's.
+COTILE_HD constexpr Layout downcast(const Layout& l, int64_t n, Options opt = {}) {
   if (n <= 0) fail("downcast", "N must be positive", nullptr, arg("N", n));
-  bool has1 = false;
-  for (int k = 0; k < l.stride.num_leaves(); ++k) has1 = has1 || is_constant(l.stride.leaf_at(k), 1);
-  if (!has1)
+  int first = -1;
+  for (int k = 0; k < l.stride.num_leaves() && first < 0; ++k)
+    if (is_constant(l.stride.leaf_at(k), 1)) first = k;
+  if (first < 0)
     fail("downcast", "requires a static _1 stride (adjacent elements)", "give the contiguous mode the static stride _1",
          arg("layout", l));
+  const bool cute_rule = opt.strict || opt.as_cute;
   const Int N = static_int(n);
   Layout r = l;
   for (int k = 0; k < l.shape.num_leaves(); ++k) {
     const Int s = l.shape.leaf_at(k), d = l.stride.leaf_at(k);
-    if (is_constant(d, 1) || is_constant(d, -1)) r.shape.leaf_at(k) = s * N;
+    const bool unit = is_constant(d, 1) || is_constant(d, -1);
+    if (cute_rule ? unit : k == first) r.shape.leaf_at(k) = s * N;
     else r.stride.leaf_at(k) = d * N;
   }
-  return r;
+  return lawful(
+      opt, [&] { return laws::downcast(l, n, r); }, r);
 }
 
 namespace detail {

@@ -5,6 +5,8 @@
 //   into one unit of stride sign(d)). CuTe divides a dynamic stride by N with truncation: a
 //   dynamic stride that is not a multiple of N gives an R that is not L in units of N.
 //
+//   downcast<N>(L) = R: below.
+//
 //   max_common_layout(A, B) = R: for every i < size(R), R(i) is an index of A and of B, and
 //   A(R(i)) = B(R(i)) = i. max_common_vector(A, B) = size of that R. With A or B empty only
 //   N = 0 holds: no index is common to both.
@@ -43,6 +45,51 @@ COTILE_HD constexpr LawReport upcast(const Layout& l, int64_t n, const Layout& r
     return f;
   }
   return rep;
+}
+
+// downcast<N>(L) = R: L in units N times smaller. Sub-element j < N of L's element at coordinate
+// c lies at N L(c) + j: one leaf k of stride +1 takes the sub-elements (R's extent s_k N, its
+// coordinate m N + j), every other leaf's stride is multiplied by N. Then
+//   R(c with c_k = m N + j) = (m N + j) + sum_(l != k) c_l N d_l = N L(c with c_k = m) + j.
+// CuTe multiplies the extent of every leaf of a static stride +-1: with two such leaves R has
+// N^2 sub-elements an element (and a leaf of stride -1 would put sub-element j at -(N m + j)).
+inline constexpr const char* kDowncastLaw = "R(c, j) = N L(c) + j";
+
+COTILE_HD constexpr LawReport downcast(const Layout& l, int64_t n, const Layout& r) {
+  LawReport rep = holding("downcast", kDowncastLaw, true);
+  if (n == 1) return proven(rep);
+  // The leaves that take the sub-elements: a static stride +-1 kept (not multiplied by N).
+  int taken = 0, first = -1, second = -1;
+  bool plus = true;
+  for (int k = 0; k < l.stride.num_leaves(); ++k) {
+    const Int d = l.stride.leaf_at(k);
+    if (!(is_constant(d, 1) || is_constant(d, -1)) || r.stride.leaf_at(k).value != d.value) continue;
+    ++taken;
+    plus = plus && d.value > 0;
+    if (first < 0) first = k;
+    else if (second < 0) second = k;
+  }
+  if (taken == 1 && plus) return proven(rep);
+  LawReport f = failed("downcast", kDowncastLaw);
+  auto leaf = [&](int k) {
+    f.message.add("leaf ").num(k).add(" (").add(l.shape.leaf_at(k)).add(":").add(l.stride.leaf_at(k)).add(")");
+  };
+  if (taken > 1) {
+    f.message.add(": ");
+    leaf(first);
+    f.message.add(" and ");
+    leaf(second);
+    f.message.add(" both have stride +-1 and each takes N = ").num(n).add(" sub-elements an element, so R has N^2 = ");
+    f.message.num(n * n).add(" sub-elements an element");
+  } else {
+    f.message.add(": no one leaf of stride +1 takes the N = ").num(n).add(" sub-elements of each element");
+  }
+  line(f, "L", l);
+  line(f, "N", n);
+  cute(f, r);
+  fix(f, "coalesce L first, or write it with one leaf of stride _1 (the contiguous one; its extent takes the "
+         "sub-elements)");
+  return f;
 }
 
 inline constexpr const char* kMaxCommonLaw = "A(R(i)) = B(R(i)) = i with R(i) an index of A and B";
