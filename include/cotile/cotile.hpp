@@ -11,6 +11,7 @@
 #include "algebra/product.hpp"
 #include "algebra/cast.hpp"
 #include "algebra/like.hpp"
+#include "algebra/nullspace.hpp"
 #include "swizzle.hpp"
 #include "algebra/swizzle_inverse.hpp"
 #include "slice.hpp"

@@ -282,22 +282,6 @@ COTILE_HD constexpr Layout filter_zeros(const Layout& l) {
 // Law: R reaches the same offsets as L (none when L is empty).
 COTILE_HD constexpr Layout filter(const Layout& l) { return coalesce(filter_zeros(l)); }
 
-// nullspace(L) = K: the indices of L's domain whose coordinates are 0 on every mode of L but its
-// static-_0-stride ones, as a layout: the shapes of flatten(L)'s modes of stride _0, with their
-// prefix products in L's shape as strides; _1:_0 when there is none (CuTe's).
-// Law: K(i) are distinct indices of L (0 <= K(i) < size(L)) and L(K(i)) = 0, for i < size(K);
-// size(K) = size(L) / size(filter(L)). By construction: the other modes' coordinates are 0.
-COTILE_HD constexpr Layout nullspace(const Layout& l) {
-  const Layout f = flatten(l);
-  const IntTuple pre = prefix_product(f.shape);
-  IntTuple s = IntTuple::tuple(), d = IntTuple::tuple();
-  for (int k = 0; k < f.shape.num_leaves(); ++k)
-    if (is_constant(f.stride.leaf_at(k), 0))
-      s.push_back(int_tuple(f.shape.leaf_at(k))), d.push_back(int_tuple(pre.leaf_at(k)));
-  if (s.rank() == 0) return Layout{int_tuple(static_int(1)), int_tuple(static_int(0))};
-  return Layout{unwrap(s), unwrap(d)};
-}
-
 // filter(L, profile): filter applied at the terminals of profile, mode by mode (CuTe's
 // transform_layout; modes beyond the profile's rank are kept). An integer profile filters L.
 COTILE_HD constexpr Layout filter(const Layout& l, const IntTuple& profile) {

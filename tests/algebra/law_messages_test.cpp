@@ -156,3 +156,18 @@ TEST(LawMessages, DowncastOfTwoLeavesOfStrideOne) {
   EXPECT_EQ(calc_as_cute("downcast((_4,_1):(_1,_1), _8)", &warnings), "(_32,_8):(_1,_1)");
   EXPECT_EQ(warnings.substr(0, warnings.find(':')), "downcast");
 }
+
+// CuTe's nullspace of an empty layout names index 0, which it does not have.
+TEST(LawMessages, NullspaceOfAnEmptyLayout) {
+  EXPECT_EQ(calc_error("nullspace((_0,_2):(_1,_0))"),
+            "nullspace: K(i) distinct indices of L with L(K(i)) = 0 fails at i = 0 (K(0) = 0, not an index of L: "
+            "size(L) = 0)\n"
+            "  L = (_0,_2):(_1,_0)\n"
+            "  CuTe 4.7 returns _2:_0 here\n"
+            "  fix: L is empty, so no index of it maps to 0: test for an empty layout before taking its nullspace");
+  std::string warnings;
+  EXPECT_EQ(calc_as_cute("nullspace((_0,_2):(_1,_0))", &warnings), "_2:_0");
+  // Its zero-stride modes include the empty one: K is empty too, and lawful.
+  EXPECT_EQ(calc("nullspace((_0,_2):(_0,_0))"), "(_0,_2):(_1,_0)");
+  EXPECT_EQ(calc("nullspace((_4,_2):(_1,_0))"), "_2:_4");
+}

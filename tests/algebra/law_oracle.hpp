@@ -172,6 +172,27 @@ inline std::string downcast(const Layout& l, int64_t n, const Layout& r) {
   return want == got ? "" : "R's offsets are not N L(c) + j";
 }
 
+// nullspace(L) = K: the indices of L whose coordinate is 0 on every leaf of L but its static-_0-
+// stride ones, each once (none when L is empty).
+inline std::string nullspace(const Layout& l, const Layout& k) {
+  const Fn fl(l), fk(k);
+  std::set<int64_t> want, got;
+  for (int64_t i = 0; i < fl.size(); ++i) {
+    bool zero = true;
+    int64_t rest = i;
+    for (size_t j = 0; j < fl.s.size(); ++j) {
+      if (!fl.static_zero[j] && rest % fl.s[j] != 0) zero = false;
+      rest /= fl.s[j];
+    }
+    if (zero) want.insert(i);
+  }
+  for (int64_t i = 0; i < fk.size(); ++i)
+    if (!got.insert(fk(i)).second) return "K(" + std::to_string(i) + ") repeats an index";
+  return want == got ? ""
+                     : "K's indices are not the nullspace's (" + std::to_string(got.size()) + " for " +
+                           std::to_string(want.size()) + ")";
+}
+
 // The leaves of a layout as a sorted list of (shape, stride): equal for layouts that are the same
 // modes rearranged.
 inline std::vector<std::pair<int64_t, int64_t>> leaves(const Layout& l) {

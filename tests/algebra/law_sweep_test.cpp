@@ -251,6 +251,9 @@ TEST(LawSweep, EmptyLayouts) {
     check<Layout>(
         "right_inverse (empty)", str(l), [&](Options o) { return right_inverse(l, o); },
         [&](const Layout& r) { return oracle::right_inverse(l, r); });
+    check<Layout>(
+        "nullspace (empty)", str(l), [&](Options o) { return nullspace(l, o); },
+        [&](const Layout& r) { return oracle::nullspace(l, r); });
     // The empty layout as A or as B, against any layout.
     const Layout other = g.any(4), a = g.coin(50) ? l : other, b = a == l ? other : l;
     check<Layout>(
@@ -384,6 +387,20 @@ std::string tiled_copy_law(const Layout& thr, const Layout& val, const TiledCopy
       return "tiler mode " + std::to_string(i) + " is not layout_mn's extent";
   }
   return "";
+}
+
+TEST(LawSweep, Nullspace) {
+  Gen g(116);
+  for (int64_t n = 0; n < cases_per_op();) {
+    Layout l = g.any(4);
+    for (int k = 0; k < l.stride.num_leaves(); ++k)
+      if (g.coin(30)) l.stride.leaf_at(k) = static_int(0);
+    if (oracle::Fn(l).size() > 4096) continue;  // keep the enumeration short
+    ++n;
+    check<Layout>(
+        "nullspace", str(l), [&](Options o) { return nullspace(l, o); },
+        [&](const Layout& r) { return oracle::nullspace(l, r); });
+  }
 }
 
 TEST(LawSweep, Downcast) {

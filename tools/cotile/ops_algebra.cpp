@@ -163,7 +163,7 @@ void register_layout() {
   add("filter_zeros", 1, 1, "filter_zeros(layout)", "static-0-stride modes get shape _1",
       [](const Args& a) { return V(filter_zeros(a.layout(0))); });
   add("nullspace", 1, 1, "nullspace(layout)", "K with L(K(i)) == 0: the static-0-stride modes' indices",
-      [](const Args& a) { return V(nullspace(a.layout(0))); });
+      [](const Args& a) { return V(nullspace(a.layout(0), a.options())); });
   add("select", 2, 2, "select(layout, (i,...))", "the listed modes",
       [](const Args& a) { return V(select(a.layout(0), a.tuple(1))); });
   add("replace", 3, 3, "replace(layout, i, layout)", "mode i replaced",

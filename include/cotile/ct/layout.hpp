@@ -123,8 +123,8 @@ struct Complement : Lawful {
   constexpr EL operator()(const EL& l) const { return complement(l, opt); }
   constexpr EL operator()(const EL& l, const IntTuple& t) const { return complement(l, t, opt); }
 };
-struct Nullspace {
-  constexpr EL operator()(const EL& l) const { return nullspace(l); }
+struct Nullspace : Lawful {
+  constexpr EL operator()(const EL& l) const { return nullspace(l, opt); }
 };
 struct LeftInverse : Lawful {
   constexpr EL operator()(const EL& l) const { return left_inverse(l, opt); }
