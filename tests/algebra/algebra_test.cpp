@@ -309,28 +309,32 @@ TEST(Algebra, MaxCommonLayoutOfAnEmptyLayoutIsRefused) {
 TEST(Algebra, CompositionJoinsRunTimeModesByValueWhereCutesResultBreaksTheLaw) {
   // (_4,_2):(_8,_32) coalesces to _8:_8; with run-time values CuTe keeps the two modes, B's
   // stride 5 wraps unevenly around the first and its (1,2):(40,64) sends c = 1 to 64, not A(5) = 40.
+  // by_value (the calculator's default) joins A's run-time modes by value there.
   EXPECT_EQ(str(composition(L("(_4,_2):(_8,_32)"), L("_2:_5"))), "_2:_40");
-  EXPECT_EQ(str(composition(L("(4,2):(8,32)"), L("2:5"))), "2:40");
-  EXPECT_EQ(str(composition(L("(4,1,2):(8,7,32)"), L("(2,2):(5,1)"))), "(2,2):(40,8)");
+  EXPECT_EQ(str(composition(L("(4,2):(8,32)"), L("2:5"), kByValue)), "2:40");
+  EXPECT_EQ(str(composition(L("(4,1,2):(8,7,32)"), L("(2,2):(5,1)"), kByValue)), "(2,2):(40,8)");
   // A joined into one mode: R is B's shape with its stride scaled, as from _8:_8.
-  EXPECT_EQ(str(composition(L("(4,_2):(_8,32)"), L("_2:_5"))), "_2:_40");
+  EXPECT_EQ(str(composition(L("(4,_2):(_8,32)"), L("_2:_5"), kByValue)), "_2:_40");
   // (4,3) joined into a run-time 12 (the static form: (_2,_3):(_6,_1)); run-time extents 1 stay,
   // as in CuTe's results on run-time values.
-  EXPECT_EQ(str(composition(L("(4,3,_5):(_1,4,_100)"), L("(_2,_3):(_6,_1)"))), "((2,1),(3,1)):((_6,100),(_1,100))");
+  EXPECT_EQ(str(composition(L("(4,3,_5):(_1,4,_100)"), L("(_2,_3):(_6,_1)"), kByValue)),
+            "((2,1),(3,1)):((_6,100),(_1,100))");
   // A static mode of A that a static stride of B wraps around stays refused, as CuTe's static
   // check refuses it.
-  EXPECT_THROW(composition(L("(_4,_2):(_8,32)"), L("_2:_5")), Error);
+  EXPECT_THROW(composition(L("(_4,_2):(_8,32)"), L("_2:_5"), kByValue), Error);
   // Where CuTe's result holds, it is returned as is (modes kept apart).
-  EXPECT_EQ(str(composition(L("(4,2):(1,4)"), L("2:3"))), "(2,1):(3,4)");
+  EXPECT_EQ(str(composition(L("(4,2):(1,4)"), L("2:3"), kByValue)), "(2,1):(3,4)");
   // The divides compose through it.
-  EXPECT_EQ(str(logical_divide(L("(4,2):(8,32)"), L("2:5"))), "(2,(5,1)):(40,(8,80))");
-  // strict refuses where CuTe's result breaks the law; as_cute returns it and logs the law.
-  EXPECT_THROW(composition(L("(4,2):(8,32)"), L("2:5"), Options{true}), LawError);
+  EXPECT_EQ(str(logical_divide(L("(4,2):(8,32)"), L("2:5"), kByValue)), "(2,(5,1)):(40,(8,80))");
+  // Without by_value (the engine's default, the typed layer's), strict too: CuTe's result is
+  // refused; as_cute returns it and logs the law.
+  EXPECT_THROW(composition(L("(4,2):(8,32)"), L("2:5")), LawError);
+  EXPECT_THROW(composition(L("(4,2):(8,32)"), L("2:5"), Options{true, false, nullptr, true}), LawError);
   LawLog log;
   EXPECT_EQ(str(composition(L("(4,2):(8,32)"), L("2:5"), Options{true, true, &log})), "(1,2):(40,64)");
   EXPECT_EQ(log.count, 1);
   // No join by value helps: refused with CuTe's law failure.
-  EXPECT_THROW(composition(L("(4,3):(1,5)"), L("2:5")), LawError);
+  EXPECT_THROW(composition(L("(4,3):(1,5)"), L("2:5"), kByValue), LawError);
 }
 
 TEST(Algebra, DowncastGivesTheSubElementsToOneLeafOfStrideOne) {

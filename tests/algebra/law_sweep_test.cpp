@@ -107,7 +107,7 @@ void check(const std::string& op, const std::string& inputs, const std::function
     return law(r);
   };
   try {
-    const R r = run(Options{});
+    const R r = run(kByValue);  // the calculator's default mode
     ++st.results;
     const std::string w = verdict(r);
     if (!w.empty()) {
@@ -143,7 +143,7 @@ using tile_laws::product_law;
 // blocked_product and raked_product (of a and b of one rank) regroup the modes of a lawful
 // logical_product(a, b): r against that (the default mode's, itself checked by the law).
 std::string modes_of_product(const Layout& a, const Layout& b, const Layout& r) {
-  const Layout p = logical_product(a, b);
+  const Layout p = logical_product(a, b, kByValue);
   const std::string w = product_law(a, b, p);
   if (!w.empty()) return w;
   return oracle::leaves(r) == oracle::leaves(p) ? "" : "not the modes of logical_product";
@@ -366,7 +366,7 @@ TEST(LawSweep, TileOps) {
 // t + size(thr) v; and the tiler is layout_mn's shape, mode by mode.
 std::string tiled_copy_law(const Layout& thr, const Layout& val, const TiledCopy& tc) {
   const int rk = thr.rank() > val.rank() ? thr.rank() : val.rank();
-  const Layout mn = raked_product(thr, val);
+  const Layout mn = raked_product(thr, val, kByValue);
   const std::string w = modes_of_product(append_to_rank(thr, rk), append_to_rank(val, rk), mn);
   if (!w.empty()) return "raked_product: " + w;
   const oracle::Fn fm(mn), ftv(tc.layout_tv), ft(thr), fv(val);

@@ -105,9 +105,9 @@ inline std::string verdict(const std::string& op, const Layout& a, const Tile& t
     Layout b;
     if (!element(t, i, b)) return "-";
   }
-  // The by-mode result of the default mode (where CuTe's composition breaks the law it composes
-  // with A coalesced by value), itself checked against the law.
-  const Layout m = divide ? logical_divide(a, t) : logical_product(a, t);
+  // The by-mode result of the calculator's default mode (where CuTe's composition breaks the law
+  // it composes with A coalesced by value), itself checked against the law.
+  const Layout m = divide ? logical_divide(a, t, kByValue) : logical_product(a, t, kByValue);
   const std::string w = by_mode(a, t, m, true, divide ? divide_law : product_law);
   if (!w.empty()) return "by mode: " + w;
   const Layout want = regrouped(op, m, t.rank());

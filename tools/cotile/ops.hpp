@@ -17,7 +17,9 @@ struct CalcOptions {
   bool as_cute = false;    // CuTe 4.7's results, also where they violate their law (each added to `log`)
   bool unchecked = false;  // the algorithms' results without their laws checked, strict only if asked
   LawLog* log = nullptr;
-  Options engine() const { return Options{strict || as_cute, as_cute || unchecked, log}; }
+  Options engine() const {
+    return Options{strict || as_cute, as_cute || unchecked, log, !strict && !as_cute && !unchecked};
+  }
 };
 
 struct Op {

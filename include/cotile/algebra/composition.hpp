@@ -150,15 +150,15 @@ COTILE_HD constexpr Layout composition_impl(const Layout& lhs, const Layout& rhs
 // value (s_i * d_i = d_(i+1), or an extent 1 below the last) can make B's strides meet the modes
 // unevenly where the static form of the same values composes: composition((4,2):(8,32), 2:5) is
 // not A o B as CuTe computes it, while A = (_4,_2):(_8,_32) coalesces to _8:_8 and gives _2:_40.
-// Where CuTe's R breaks the law, the default mode composes again with A coalesced by its values
-// (coalesce_x_by_value, the same function) and returns that R when it satisfies the law; strict
-// and as_cute keep CuTe's.
+// Where CuTe's R breaks the law, Options::by_value (the calculator's default) composes again with
+// A coalesced by its values (coalesce_x_by_value, the same function) and returns that R when it
+// satisfies the law; otherwise CuTe's R is refused (strict and as_cute: kept).
 COTILE_HD constexpr Layout composition(const Layout& a, const Layout& b, Options opt = {},
                                        CompositionTrace* tr = nullptr) {
   const Layout flat = coalesce_x(a);
   if (tr) tr->lhs_coalesced = flat;
   const Layout r = detail::composition_impl(flat, b, a, tr);
-  if (!opt.strict && !opt.as_cute && laws::known(a) && laws::known(b)) {
+  if (opt.by_value && !opt.strict && !opt.as_cute && laws::known(a) && laws::known(b)) {
     const LawReport rep = laws::composition(a, flat, b, r);
     if (rep.holds) return r;
     const Layout by_value = coalesce_x_by_value(a);

@@ -41,7 +41,8 @@ COTILE_HD constexpr Layout nullspace(const Layout& l, Options opt = {}) {
   for (int k = 0; k < f.shape.num_leaves(); ++k)
     if (is_constant(f.stride.leaf_at(k), 0))
       s.push_back(int_tuple(f.shape.leaf_at(k))), d.push_back(int_tuple(pre.leaf_at(k)));
-  const Layout r = s.rank() == 0 ? Layout{int_tuple(static_int(1)), int_tuple(static_int(0))} : Layout{unwrap(s), unwrap(d)};
+  const Layout r =
+      s.rank() == 0 ? Layout{int_tuple(static_int(1)), int_tuple(static_int(0))} : Layout{unwrap(s), unwrap(d)};
   return lawful(
       opt, [&] { return laws::nullspace(l, r); }, r);
 }

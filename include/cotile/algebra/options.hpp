@@ -17,7 +17,17 @@ struct Options {
   // (cotile calc --as-cute sets both).
   bool as_cute = false;
   LawLog* log = nullptr;
+  // Where CuTe's result breaks the law, answer with modes that run-time values decide
+  // (composition's A joined by value) instead of refusing. The calculator's default mode (and so
+  // Python's and the browser's); off by default because a caller that fixes a result's modes
+  // before the values are known, as the typed layer does, would get CuTe's modes with the
+  // engine's law satisfied by other ones.
+  bool by_value = false;
 };
+
+// The calculator's default mode: the law enforced, run-time modes joined by value where that
+// keeps it.
+inline constexpr Options kByValue{false, false, nullptr, true};
 
 // The result `r` of an operation whose law `check()` reports: r when the law holds (or cannot be
 // decided yet: symbolic values), else refused, or logged in CuTe's mode.
