@@ -171,3 +171,16 @@ TEST(LawMessages, NullspaceOfAnEmptyLayout) {
   EXPECT_EQ(calc("nullspace((_0,_2):(_0,_0))"), "(_0,_2):(_1,_0)");
   EXPECT_EQ(calc("nullspace((_4,_2):(_1,_0))"), "_2:_4");
 }
+
+// CuTe rounds a run-time target up to whole blocks: 4 elements for 3.
+TEST(LawMessages, TileToShapeOfATargetTheBlockDoesNotDivide) {
+  EXPECT_EQ(calc_error("tile_to_shape(_2:_1, (3))"),
+            "tile_to_shape: product_each(shape(R)) = product_each(S) fails at mode 0 (R's extent 4, S's 3): the "
+            "block's extent 2 does not divide it\n"
+            "  A = _2:_1\n"
+            "  S = (3)\n"
+            "  CuTe 4.7 returns ((_2,(2))):((_1,(_2))) here\n"
+            "  fix: give S extents that are multiples of the block's (round them up to whole blocks and mask what "
+            "lies past S)");
+  EXPECT_EQ(calc("tile_to_shape(_2:_1, (4))"), "((_2,(2))):((_1,(_2)))");
+}

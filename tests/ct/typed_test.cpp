@@ -479,6 +479,21 @@ TEST(Typed, NullspaceOfTheZeroStrideModes) {
   const auto l =
       make_layout(make_shape(opaque(4), make_shape(_2{}, opaque(3))), make_stride(_0{}, make_stride(opaque(2), _0{})));
   EXPECT_EQ(to_string(nullspace(l)), "(4,3):(_1,8)");
+  // A run-time empty layout: CuTe's K names index 0, which it does not have (checked on the values).
+  EXPECT_THROW(nullspace(make_layout(make_shape(opaque(0), _2{}), make_stride(_1{}, _0{}))), cotile::LawError);
+}
+
+// tile_to_shape's law, on a run-time target: the block's extent must divide it (CuTe rounds it up,
+// 4 elements for 3); composition, downcast: the engine's answers, with CuTe's modes.
+TEST(Typed, LawsOfTheRunTimeValuesAreChecked) {
+  const auto block = make_layout(_2{}, _1{});
+  EXPECT_EQ(to_string(tile_to_shape(block, make_shape(opaque(4)))), "((_2,(2))):((_1,(_2)))");
+  EXPECT_THROW(tile_to_shape(block, make_shape(opaque(3))), cotile::LawError);
+  // The typed layer keeps CuTe's modes: composition refuses what the calculator joins by value.
+  EXPECT_THROW(composition(make_layout(make_shape(opaque(4), opaque(2)), make_stride(opaque(8), opaque(32))),
+                           make_layout(opaque(2), opaque(5))),
+               cotile::LawError);
+  EXPECT_EQ(to_string(downcast<8>(Layout<Shape<_4, _1>, Stride<_1, _1>>{})), "(_32,_1):(_1,_8)");
 }
 
 // A tensor over a swizzled layout: slicing moves the offset inside the swizzle (static where the

@@ -70,10 +70,47 @@ COTILE_HD constexpr Layout raked_product(const Layout& a, const Layout& b, Optio
   return detail::zip_product_modes("raked_product", p.get(1), p.get(0), a, b, p.get(0), p.get(1));
 }
 
+namespace laws {
+
+inline constexpr const char* kTileToShapeLaw = "product_each(shape(R)) = product_each(S)";
+
+// R = tile_to_shape(A, S): R has the target's extents, mode by mode (its blocks are A's, by
+// blocked_product's law). It holds when A's extents divide S's; CuTe checks that only where both
+// are static and rounds a run-time target up to whole blocks.
+COTILE_HD constexpr LawReport tile_to_shape(const Layout& block, const IntTuple& trg, const Layout& r) {
+  LawReport rep = holding("tile_to_shape", kTileToShapeLaw, known(trg) && known(r));
+  if (rep.deferred) return rep;
+  const IntTuple want = product_each(trg), got = product_each(r.shape);
+  for (int i = 0; i < trg.rank(); ++i) {
+    if (got.mode_value(i).value == want.mode_value(i).value) continue;
+    LawReport f = failed("tile_to_shape", kTileToShapeLaw);
+    f.message.add(" at mode ")
+        .num(i)
+        .add(" (R's extent ")
+        .num(got.mode_value(i).value)
+        .add(", S's ")
+        .num(want.mode_value(i).value)
+        .add("): the block's extent ")
+        .num(product_each(block.shape).rank() > i ? product_each(block.shape).mode_value(i).value : 1)
+        .add(" does not divide it");
+    line(f, "A", block);
+    line(f, "S", trg);
+    cute(f, r);
+    fix(f,
+        "give S extents that are multiples of the block's (round them up to whole blocks and mask what lies past S)");
+    return f;
+  }
+  return proven(rep);
+}
+
+}  // namespace laws
+
 // tile_to_shape(A, S, O): A repeated to cover shape S, the repetitions ordered by O
 // (column-major when O is absent): blocked_product(A', make_ordered_layout(ceil_div(S', s(A')), O))
 // with A' = A padded to rank(S), S' = product_each(S), s(A') = product_each(shape(A')).
-// Requires rank(A) <= rank(S), S >= 0; when S is static, S' evenly divided by s(A').
+// Requires rank(A) <= rank(S), S >= 0; when S is static, S' evenly divided by s(A'). Law (above):
+// R has S's extents, which a run-time S that s(A') does not divide breaks (CuTe rounds it up:
+// tile_to_shape(_2:_1, (3)) is CuTe's ((_2,(2))):((_1,(_2))), 4 elements for 3).
 COTILE_HD constexpr Layout tile_to_shape(const Layout& block, const IntTuple& trg, const IntTuple* order = nullptr,
                                          Options opt = {}) {
   const int r = trg.rank();
@@ -92,7 +129,9 @@ COTILE_HD constexpr Layout tile_to_shape(const Layout& block, const IntTuple& tr
   }
   const IntTuple product_shape = ceil_div(target_shape, block_shape);
   const Layout tiler = order ? make_ordered_layout(product_shape, *order) : make_layout(product_shape);
-  return blocked_product(padded, tiler, opt);
+  const Layout tiled = blocked_product(padded, tiler, opt);
+  return lawful(
+      opt, [&] { return laws::tile_to_shape(block, trg, tiled); }, tiled);
 }
 
 }  // namespace cotile

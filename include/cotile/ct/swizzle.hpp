@@ -88,9 +88,13 @@ requires is_layout_v<A> COTILE_HD COTILE_INLINE constexpr auto composition(const
 }
 
 namespace op {
-struct TileToShape {
-  constexpr EL operator()(const EL& l, const IntTuple& s) const { return tile_to_shape(l, s); }
-  constexpr EL operator()(const EL& l, const IntTuple& s, const IntTuple& o) const { return tile_to_shape(l, s, &o); }
+// Lawful: strict as CuTe (a block with run-time strides of rank > 1 has no complement there), and
+// the law of the target's extents checked on the values.
+struct TileToShape : Lawful {
+  constexpr EL operator()(const EL& l, const IntTuple& s) const { return tile_to_shape(l, s, nullptr, opt); }
+  constexpr EL operator()(const EL& l, const IntTuple& s, const IntTuple& o) const {
+    return tile_to_shape(l, s, &o, opt);
+  }
 };
 }  // namespace op
 
