@@ -1,7 +1,7 @@
 // The laws of a layout composed after a swizzle and of the inverses of swizzled layouts:
 //
 //   composition(L, Sw) = R:          R(x) = L(Sw(x))        for every x < size(L)
-//   right_inverse(C) = R (C swizzled): C(R(i)) = i           for every i < size(R)
+//   right_inverse(C) = R (C swizzled): C(R(i)) = i with R(i) an index of C, for every i < size(R)
 //   left_inverse(C) = R:             C(R(C(i))) = C(i)       for every i < size(C)
 //
 // Each is checked point by point (up to law_points() points): R is a swizzle moved to the other
@@ -35,7 +35,7 @@ struct FlatSwizzled {
 COTILE_HD constexpr FlatSwizzled flat(const ComposedLayout& c) { return {c.swizzle, c.offset.value, flat(c.layout)}; }
 
 inline constexpr const char* kLayoutAfterSwizzleLaw = "R(x) = L(Sw(x))";
-inline constexpr const char* kSwizzledRightInverseLaw = "C(R(i)) = i";
+inline constexpr const char* kSwizzledRightInverseLaw = "C(R(i)) = i with R(i) an index of C";
 inline constexpr const char* kSwizzledLeftInverseLaw = "C(R(C(i))) = C(i)";
 
 // The common ending of these reports: the inputs, CuTe's result, the fix.
@@ -83,6 +83,14 @@ COTILE_HD constexpr LawReport swizzled_inverse(bool left, const ComposedLayout& 
     return swizzle_report(f, "C", text(c), r);
   }
   for (int64_t i = 0; i < n; ++i) {
+    // (a right inverse's R(i) must be an index of C: C evaluated beyond its size, as crd2idx
+    // does, reaches offsets C does not have)
+    if (!left && (fr(i) < 0 || fr(i) >= fc.f.size())) {
+      LawReport f = failed(op, law);
+      f.message.add(" at i = ").num(i).add(" (R(").num(i).add(") = ").num(fr(i));
+      f.message.add(", not an index of C: its size is ").num(fc.f.size()).add(")");
+      return swizzle_report(f, "C", text(c), r);
+    }
     const int64_t want = left ? fc(i) : i, got = left ? fc(fr(fc(i))) : fc(fr(i));
     if (got != want) {
       LawReport f = failed(op, law);
