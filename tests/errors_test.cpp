@@ -172,6 +172,17 @@ TEST(Errors, Overflow) {
 TEST(Errors, DivisionByZero) {
   EXPECT_EQ(calc_error("shape_div(_4, 0)"), "shape_div: division by zero\n  a = _4\n  b = 0");
 }
+  // A printed layout's size and offsets fit in 64 bits: B(3) = 3 * 2^62 here, and a left inverse
+  // of 2^64 indices.
+  EXPECT_EQ(calc_error("composition(_8:_1, _4:_4611686018427387904)"),
+            "composition: the result's size or offsets do not fit in 64 bits\n"
+            "  result = _4:_4611686018427387904\n"
+            "  fix: give extents and strides whose products fit in 64 bits");
+  EXPECT_EQ(calc_error("left_inverse(_4:_4611686018427387904)"),
+            "left_inverse: the result's size or offsets do not fit in 64 bits\n"
+            "  result = (_4611686018427387904,_4):(_0,_1)\n"
+            "  fix: give extents and strides whose products fit in 64 bits");
+  EXPECT_EQ(calc("coalesce(4611686018427387904:2)"), "4611686018427387904:2");  // offsets up to 2^63 - 2
 
 TEST(Errors, UnknownFunctionAndArity) {
   EXPECT_EQ(calc_error("compose(_4:_1, _2:_1)"), "unknown function 'compose' (cotile calc --list shows the functions)");

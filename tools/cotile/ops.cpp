@@ -1,4 +1,5 @@
 #include "ops.hpp"
+#include <cstdint>
 
 namespace cotile::cli {
 
@@ -14,6 +15,26 @@ const std::map<std::string, Op>& registry() {
   }();
   (void)once;
   return mutable_registry();
+}
+
+// A layout the calculator prints has a size and offsets that fit in 64 bits: an operation on
+// inputs whose own offsets overflow (composition(_8:_1, _4:_4611686018427387904), B(3) = 3 * 2^62)
+// or whose result reaches beyond them (left_inverse(_4:_4611686018427387904), size 2^64) is refused.
+static void representable(const std::string& name, const Layout& l) {
+  int64_t size = 1, reach = 0;  // reach: the largest |offset|
+  bool fits = true;
+  for (int k = 0; k < l.shape.num_leaves() && fits; ++k) {
+    const int64_t s = l.shape.leaf_at(k).value, d = l.stride.leaf_at(k).value;
+    const int64_t ad = d == INT64_MIN ? -1 : d < 0 ? -d : d;
+    fits = ad >= 0 && detail::mul_fits(size, s) && (s <= 1 || detail::mul_fits(s - 1, ad));
+    const int64_t step = fits && s > 1 ? (s - 1) * ad : 0;
+    fits = fits && reach <= INT64_MAX - step;
+    if (fits) size *= s, reach += step;
+  }
+  if (!fits)
+    throw Error(name, "the result's size or offsets do not fit in 64 bits",
+                name + ": the result's size or offsets do not fit in 64 bits\n  result = " + to_string(l) +
+                    "\n  fix: give extents and strides whose products fit in 64 bits");
 }
 
 Value call(const std::string& name, const std::vector<Value>& args, const CalcOptions& opt) {
@@ -33,7 +54,9 @@ Value call(const std::string& name, const std::vector<Value>& args, const CalcOp
     throw Error(name, rule, name + ": " + rule + "\n  usage: " + op.signature);
   }
   try {
-    return op.fn(args, opt);
+    const Value v = op.fn(args, opt);
+    if (v.kind == Value::kLayout) representable(name, v.layout);
+    return v;
   } catch (const LawError& e) {
     if (e.op() == name) throw;
     // A step inside this operation refused a result that violates its law: say what CuTe returns
