@@ -29,16 +29,28 @@ struct ComplementTrace {
 // checked point by point (laws/complement.hpp).
 // Requires: a static quotient d_(i+1) / (s_i d_i) is non-zero (CuTe's check); in strict mode,
 // static strides when filter(L) has more than one mode (otherwise cotile sorts the run-time
-// strides by value, and leaves out modes of run-time extent 1).
+// strides by value, and leaves out modes of run-time extent 1; by_value leaves those out of static
+// strides too where CuTe's check refuses one).
 namespace detail {
+// drop_units: leave out modes of run-time extent 1 (cotile's own computation from run-time
+// strides always does). unit_gap: where CuTe's algorithm meets a run-time extent 1 below the
+// extent reached (check_gap), set it and return instead of refusing.
 COTILE_HD constexpr Layout complement_algorithm(const Layout& l, const Layout& f, const IntTuple& cotarget, Options opt,
-                                                ComplementTrace* tr);
+                                                ComplementTrace* tr, bool drop_units = false, bool* unit_gap = nullptr);
 }  // namespace detail
 
 COTILE_HD constexpr Layout complement(const Layout& l, const IntTuple& cotarget, Options opt = {},
                                       ComplementTrace* tr = nullptr) {
   const Layout f = filter(l);
-  const Layout c = detail::complement_algorithm(l, f, cotarget, opt, tr);
+  bool unit_gap = false;
+  Layout c = detail::complement_algorithm(l, f, cotarget, opt, tr, false,
+                                          opt.by_value && !opt.strict && !opt.as_cute ? &unit_gap : nullptr);
+  if (unit_gap) {
+    // CuTe refuses a run-time extent 1 below the extent reached; by_value leaves it out, as filter
+    // drops a static _1: complement((_4,1):(_1,_1), _16) = _4:_4 as for (_4,_1):(_1,_1).
+    if (tr) *tr = ComplementTrace{};
+    c = detail::complement_algorithm(l, f, cotarget, opt, tr, true);
+  }
   const bool cute_refuses = f.rank() > 1 && !is_static(wrap(f.stride));
   return lawful(
       opt,
@@ -52,9 +64,12 @@ COTILE_HD constexpr Layout complement(const Layout& l, const IntTuple& cotarget,
 
 namespace detail {
 // Refuses a gap of a static 0: the mode s:d starts below the extent the modes before it reach
-// (CuTe's check). Two modes overlap, or s is a run-time 1, which covers nothing but stays a mode.
-COTILE_HD constexpr void check_gap(const Layout& l, const Int& gap, const Int& s, const Int& d, const Int& extent) {
-  if (!is_constant(gap, 0)) return;
+// (CuTe's check). Two modes overlap, or s is a run-time 1, which covers nothing but stays a mode
+// (then, given unit_gap, sets it and returns true instead).
+COTILE_HD constexpr bool check_gap(const Layout& l, const Int& gap, const Int& s, const Int& d, const Int& extent,
+                                   bool* unit_gap) {
+  if (!is_constant(gap, 0)) return false;
+  if (!s.is_static && known_equal(s, 1) && unit_gap) return *unit_gap = true;
   if (!s.is_static && known_equal(s, 1))
     fail("complement",
          "a mode of run-time extent 1 starts below the extent the modes before it reach (the gap between them is a "
@@ -67,7 +82,8 @@ COTILE_HD constexpr void check_gap(const Layout& l, const Int& gap, const Int& s
 }  // namespace detail
 
 COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const Layout& f, const IntTuple& cotarget,
-                                                        Options opt, ComplementTrace* tr) {
+                                                        Options opt, ComplementTrace* tr, bool drop_units,
+                                                        bool* unit_gap) {
   if (tr) tr->filtered = f;
   for (int k = 0; k < f.shape.num_leaves(); ++k)  // (filter keeps an empty layout empty)
     if (known_equal(f.shape.leaf_at(k), 0))
@@ -87,12 +103,14 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
     return make_layout(coalesce_shape(cotarget));
   }
   IntTuple shape = wrap(f.shape), stride = wrap(f.stride);
-  if (shape.rank() > 1 && !is_static(stride)) {
-    if (opt.strict)
-      fail("complement", "CuTe computes the complement of a rank > 1 layout only with static strides (strict mode)",
-           "drop --strict to compute it from the run-time strides", arg("layout", l));
-    // cotile's own computation from the run-time values: a run-time extent 1 covers nothing, and
-    // is dropped as filter drops a static _1 (kept, its stride would become a link of the chain).
+  const bool own = shape.rank() > 1 && !is_static(stride);
+  if (own && opt.strict)
+    fail("complement", "CuTe computes the complement of a rank > 1 layout only with static strides (strict mode)",
+         "drop --strict to compute it from the run-time strides", arg("layout", l));
+  if (shape.rank() > 1 && (own || drop_units)) {
+    // cotile's own computation from the run-time values (and drop_units): a run-time extent 1
+    // covers nothing, and is dropped as filter drops a static _1 (kept, its stride would become a
+    // link of the chain).
     IntTuple s = IntTuple::tuple(), d = IntTuple::tuple();
     for (int k = 0; k < shape.rank(); ++k)
       if (shape.mode_value(k).is_static || !known_equal(shape.mode_value(k), 1)) {
@@ -117,7 +135,8 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
     const Int min_stride = stride.mode_value(m);
     const Int new_shape = min_stride / result_stride.mode_value(i);
     const Int new_stride = min_stride * shape.mode_value(m);
-    detail::check_gap(l, new_shape, shape.mode_value(m), min_stride, result_stride.mode_value(i));
+    if (detail::check_gap(l, new_shape, shape.mode_value(m), min_stride, result_stride.mode_value(i), unit_gap))
+      return Layout{};
     if (tr && tr->n < kMaxLeaves) {
       tr->mode_shape[tr->n] = shape.mode_value(m);
       tr->mode_stride[tr->n] = min_stride;
@@ -131,7 +150,7 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
   }
   const Int last_d = stride.mode_value(0), last_s = shape.mode_value(0);
   const Int new_shape = last_d / result_stride.mode_value(r - 1);
-  detail::check_gap(l, new_shape, last_s, last_d, result_stride.mode_value(r - 1));
+  if (detail::check_gap(l, new_shape, last_s, last_d, result_stride.mode_value(r - 1), unit_gap)) return Layout{};
   if (tr && tr->n < kMaxLeaves) {
     tr->mode_shape[tr->n] = last_s;
     tr->mode_stride[tr->n] = last_d;
