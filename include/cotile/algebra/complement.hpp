@@ -69,13 +69,14 @@ namespace detail {
 COTILE_HD constexpr bool check_gap(const Layout& l, const Int& gap, const Int& s, const Int& d, const Int& extent,
                                    bool* unit_gap) {
   if (!is_constant(gap, 0)) return false;
-  if (!s.is_static && known_equal(s, 1) && unit_gap) return *unit_gap = true;
-  if (!s.is_static && known_equal(s, 1))
+  if (!s.is_static && known_equal(s, 1)) {
+    if (unit_gap) return *unit_gap = true;
     fail("complement",
          "a mode of run-time extent 1 starts below the extent the modes before it reach (the gap between them is a "
          "static 0): it covers nothing, but only a static _1 is dropped",
          "make that extent a static _1", arg("layout", l), arg("mode", Layout{int_tuple(s), int_tuple(d)}),
          arg("extent below it", extent));
+  }
   fail("complement", "the layout is not injective (two modes overlap)", "complement needs an injective layout",
        arg("layout", l));
 }

@@ -83,6 +83,7 @@ COTILE_HD constexpr LawReport tile_to_shape(const Layout& block, const IntTuple&
   const IntTuple want = product_each(trg), got = product_each(r.shape);
   for (int i = 0; i < trg.rank(); ++i) {
     if (got.mode_value(i).value == want.mode_value(i).value) continue;
+    const IntTuple blk = product_each(block.shape);
     LawReport f = failed("tile_to_shape", kTileToShapeLaw);
     f.message.add(" at mode ")
         .num(i)
@@ -91,7 +92,7 @@ COTILE_HD constexpr LawReport tile_to_shape(const Layout& block, const IntTuple&
         .add(", S's ")
         .num(want.mode_value(i).value)
         .add("): the block's extent ")
-        .num(product_each(block.shape).rank() > i ? product_each(block.shape).mode_value(i).value : 1)
+        .num(blk.rank() > i ? blk.mode_value(i).value : 1)
         .add(" does not divide it");
     line(f, "A", block);
     line(f, "S", trg);
