@@ -8,7 +8,7 @@ out=${OUT:-gpu-logs}
 mkdir -p "$out"
 build=${COTILE_BUILD_DIR:-build-release}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release > /dev/null || exit 1
-targets="device_test device_gemm_test device_mma_test device_law_test arch_test decode_test cotile_attention"
+targets="device_test device_gemm_test device_mma_test device_law_test device_decision_test arch_test decode_test cotile_attention"
 if grep -q cotile_decode_ext "$build/CMakeFiles/TargetDirectories.txt" 2>/dev/null; then
   targets+=" cotile_decode_ext"  # the Python module's call cache (where PyTorch is installed): required then
   export COTILE_DECODE_EXT_REQUIRED=1
@@ -23,6 +23,7 @@ run device_test "$build/tests/device_test"
 run device_gemm_test "$build/tests/device_gemm_test"
 run device_mma_test "$build/tests/device_mma_test"
 run device_law_test "$build/tests/device_law_test"
+run device_decision_test "$build/tests/device_decision_test"
 run arch_test "$build/tests/arch_test"
 run decode_test "$build/tests/decode_test"
 run decode_python_test python3 tests/attention/python_test.py "$PWD/$build/lib/libcotile_attention.so"

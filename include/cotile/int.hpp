@@ -37,12 +37,30 @@ struct Int {
 // A straight-line program recorded while an algorithm runs on symbolic values: each node is an
 // operation on earlier nodes, inputs or constants. The typed layer runs it to compute the dynamic
 // leaves of a result, so the algorithm itself is written once, in the engine.
-enum class TapeOp : uint8_t { kInput, kAdd, kSub, kMul, kDiv, kMod, kMin, kMax, kAbs, kSignum, kEq, kLt, kAnd, kOr };
+// kAssume records a decision the algorithm took on a value the evaluation did not have (assume).
+enum class TapeOp : uint8_t {
+  kInput,
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kMod,
+  kMin,
+  kMax,
+  kAbs,
+  kSignum,
+  kEq,
+  kLt,
+  kAnd,
+  kOr,
+  kAssume
+};
 // Each operation as an error message names it, in TapeOp's order.
 constexpr const char* tape_op_text(TapeOp op) {
-  constexpr const char* text[] = {"an input",  "a + b",  "a - b",     "a * b",  "a / b", "a % b",  "min(a, b)",
-                                  "max(a, b)", "abs(a)", "signum(a)", "a == b", "a < b", "a && b", "a || b"};
-  static_assert(int(sizeof text / sizeof *text) == int(TapeOp::kOr) + 1, "one text for each TapeOp");
+  constexpr const char* text[] = {"an input", "a + b",     "a - b",     "a * b",  "a / b",
+                                  "a % b",    "min(a, b)", "max(a, b)", "abs(a)", "signum(a)",
+                                  "a == b",   "a < b",     "a && b",    "a || b", "the decision a (taken as b)"};
+  static_assert(int(sizeof text / sizeof *text) == int(TapeOp::kAssume) + 1, "one text for each TapeOp");
   return text[int(op)];
 }
 struct TapeRef {
@@ -71,8 +89,6 @@ struct Tape {
 COTILE_HD constexpr bool is_symbolic(const Int& x) { return x.sym >= 0; }
 // A value whose run-time number is known here (static, or an ordinary dynamic value).
 COTILE_HD constexpr bool is_known(const Int& x) { return x.is_static || x.sym < 0; }
-// Whether x is known here and equals v (is_constant(x, v) asks the same of a static x only).
-COTILE_HD constexpr bool known_equal(const Int& x, int64_t v) { return is_known(x) && x.value == v; }
 // Whether a precondition on a and b can be decided here; when a symbolic value leaves it undecided,
 // its tape is marked and the typed layer checks it on the values at run time.
 COTILE_HD constexpr bool decidable(const Int& a, const Int& b) {
@@ -80,6 +96,10 @@ COTILE_HD constexpr bool decidable(const Int& a, const Int& b) {
   (a.tape ? a.tape : b.tape)->unchecked = true;
   return false;
 }
+// Whether x is known here and equals v (is_constant(x, v) asks the same of a static x only): for
+// checks (a refusal the engine repeats on the values) and shortcuts that give the value the general
+// path gives. A decision that shapes the result uses decided_equal (below).
+COTILE_HD constexpr bool known_equal(const Int& x, int64_t v) { return is_known(x) && x.value == v; }
 
 // Constructors by staticness: static_int(128) is CuTe's _128 (Int<128>), dynamic_int(128) the
 // run-time 128. (The typed layer's _128 and Int<128> are the compile-time spellings.)
@@ -204,6 +224,30 @@ COTILE_HD constexpr Int min(const Int& a, const Int& b) {
 }
 COTILE_HD constexpr Int max(const Int& a, const Int& b) {
   return detail::result(TapeOp::kMax, a, b, a.value < b.value ? b.value : a.value, a.is_static && b.is_static);
+}
+// Decisions that shape a result (a mode dropped or kept, an order of modes) on values the
+// evaluation may not have. On known values they are the comparisons. On a symbolic value (the
+// typed layer's compile-time evaluation) the algorithm goes on as CuTe would, and the outcome it
+// took is recorded on the tape as an assumption: the run-time program checks it (ct/spec.hpp, run:
+// a trap on the device), and the marked tape makes the typed layer compare its result with the
+// engine's on the host (ct/typed.hpp, apply_lifted).
+COTILE_HD constexpr void assume(const Int& cond, bool holds) {
+  if (!is_symbolic(cond)) return;
+  cond.tape->unchecked = true;
+  cond.tape->push(TapeOp::kAssume, TapeRef{cond.sym, 0}, TapeRef{-1, holds ? 1 : 0});
+}
+// x == v; a symbolic x is taken as different (the mode kept, as CuTe keeps it).
+COTILE_HD constexpr bool decided_equal(const Int& x, const Int& v) {
+  if (is_known(x) && is_known(v)) return x.value == v.value;
+  assume(equal(x, v), false);
+  return false;
+}
+COTILE_HD constexpr bool decided_equal(const Int& x, int64_t v) { return decided_equal(x, static_int(v)); }
+// a < b; a symbolic value is compared by its placeholder (the order written, for equal ones).
+COTILE_HD constexpr bool decided_less(const Int& a, const Int& b) {
+  const bool r = a.value < b.value;
+  if (!(is_known(a) && is_known(b))) assume(less(a, b), r);
+  return r;
 }
 COTILE_HD constexpr Int gcd(const Int& a, const Int& b) {
   if (is_symbolic(a) || is_symbolic(b))

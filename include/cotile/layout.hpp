@@ -198,7 +198,7 @@ COTILE_HD constexpr Layout bw_coalesce(const IntTuple& fs, const IntTuple& fd, c
     auto note = [&](CoalesceStep::Action a) {
       if (tr) tr->add(CoalesceStep{i, a, s, d});
     };
-    if (is_constant(s, 1) || (by_value && s.value == 1)) {
+    if (is_constant(s, 1) || (by_value && decided_equal(s, 1))) {
       note(CoalesceStep::kSkipStaticOne);
       continue;
     }
@@ -211,7 +211,7 @@ COTILE_HD constexpr Layout bw_coalesce(const IntTuple& fs, const IntTuple& fd, c
     const Int front_s = ns.mode_value(0), front_d = nd.mode_value(0);
     // (A product s * d beyond 64 bits is not the front's stride: no merge, and nothing computed.)
     const bool known = front_s.is_static && detail::mul_fits(s.value, d.value) && is_constant(equal(s * d, front_d), 1);
-    if (known || (by_value && detail::mul_fits(s.value, d.value) && s.value * d.value == front_d.value)) {
+    if (known || (by_value && detail::mul_fits(s.value, d.value) && decided_equal(s * d, front_d))) {
       note(CoalesceStep::kMerge);
       // (joined on run-time values: the joined extent is a run-time value too)
       ns = replace(ns, 0, int_tuple(known ? s * front_s : dynamic_int((s * front_s).value)));
@@ -274,7 +274,7 @@ COTILE_HD constexpr Layout coalesce(const Layout& l, const IntTuple& profile) {
 COTILE_HD constexpr Layout filter_zeros(const Layout& l) {
   IntTuple s = filter_zeros(l.stride, l.shape);
   for (int k = 0; k < s.num_leaves(); ++k)
-    if (known_equal(l.shape.leaf_at(k), 0)) s.leaf_at(k) = l.shape.leaf_at(k);
+    if (decided_equal(l.shape.leaf_at(k), 0)) s.leaf_at(k) = l.shape.leaf_at(k);
   return Layout{s, l.stride};
 }
 

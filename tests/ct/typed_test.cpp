@@ -197,20 +197,62 @@ TEST(Typed, IndexThroughARunTimeZeroStride) {
 TEST(Typed, FilterOfARunTimeEmptyLayout) {
   // (4,n):(_1,_0) with n = 0 is empty; CuTe's filter drops the _0-stride mode and gives 4:_1, the
   // offsets 0..3 that the empty layout never reaches. The engine keeps the 0 (filter stays empty);
-  // the typed result cannot, and refuses.
-  const std::string empty =
-      ": the layout is empty (a run-time extent 0), and the typed result, whose modes are fixed at compile "
-      "time, took that extent (at a mode of stride _0) as _1: it would not be empty\n"
-      "  layout = (4,0):(_1,_0)\n"
-      "  fix: give every extent a value >= 1, or filter the engine's layout (cotile::filter), whose modes follow "
-      "the values";
+  // the typed result, fixed at compile time, cannot: it differs from the engine's, and is refused.
+  const std::string differs =
+      ": the result fixed at compile time differs from the engine's on the run-time values: the algorithm "
+      "decided on a run-time value (an order of strides, an extent of 0 or 1) that the compile-time evaluation did "
+      "not have\n";
+  const std::string fix =
+      "  fix: make the values it decides on static (Int<N>), or compute on the values with the engine (cotile::)";
   EXPECT_EQ(error_of([] { (void)filter(make_layout(make_shape(4, opaque(0)), make_stride(_1{}, _0{}))); }),
-            "filter" + empty);
+            "filter" + differs + "  typed result = 4:_1\n  engine's result = (4,0):(_1,_0)\n" + fix);
   EXPECT_EQ(error_of([] { (void)filter_zeros(make_layout(make_shape(4, opaque(0)), make_stride(_1{}, _0{}))); }),
-            "filter_zeros" + empty);
+            "filter_zeros" + differs + "  typed result = (4,_1):(_1,_0)\n  engine's result = (4,0):(_1,_0)\n" + fix);
   // Its twins: a non-zero extent, and a 0 at a mode the result keeps (the result is empty too).
   EXPECT_EQ(to_string(filter(make_layout(make_shape(4, opaque(3)), make_stride(_1{}, _0{})))), "4:_1");
   EXPECT_EQ(to_string(filter(make_layout(make_shape(opaque(0), _4{}), make_stride(_1{}, _0{})))), "0:_1");
+}
+
+namespace {
+// Engine functions lifted as they are, on their default (not strict) options: with run-time
+// strides they order the modes by value (cotile's own complement and left_inverse, which CuTe
+// refuses), which the compile-time evaluation cannot.
+struct OwnComplement {
+  constexpr cotile::Layout operator()(const cotile::Layout& l) const { return cotile::complement(l); }
+};
+struct OwnLeftInverse {
+  static constexpr const char* name = "left_inverse";
+  constexpr cotile::Layout operator()(const cotile::Layout& l) const { return cotile::left_inverse(l); }
+};
+}  // namespace
+
+TEST(Typed, ADecisionOnARunTimeValueIsCheckedOnTheValues) {
+  // The compile-time evaluation sees the strides of (_2,_2):(a,b) as unknowns and keeps them in
+  // the order written. Where the values agree (a < b), the typed result is the engine's; where
+  // they do not, the recorded program would compute (4,0,3):(_1,8,2) for complement of
+  // (_2,_2):(4,1), a layout with a 0 extent, where the engine gives (1,2,1):(_1,2,8). Refused.
+  const auto l = [](int64_t a, int64_t b) { return make_layout(make_shape(_2{}, _2{}), make_stride(a, b)); };
+  EXPECT_EQ(to_string(lift<OwnComplement, Kind::kLayout>(l(opaque(1), opaque(4)))), "(1,2,1):(_1,2,8)");
+  EXPECT_EQ(to_string(lift<OwnLeftInverse, Kind::kLayout>(l(opaque(1), opaque(4)))), "(1,4,_2):(_0,_1,_2)");
+  const std::string differs =
+      ": the result fixed at compile time differs from the engine's on the run-time values: the algorithm "
+      "decided on a run-time value (an order of strides, an extent of 0 or 1) that the compile-time evaluation did "
+      "not have\n";
+  const std::string fix =
+      "  fix: make the values it decides on static (Int<N>), or compute on the values with the engine (cotile::)";
+  EXPECT_EQ(
+      error_of([&] { (void)lift<OwnComplement, Kind::kLayout>(l(opaque(4), opaque(1))); }),
+      "typed layer" + differs + "  typed result = (4,0,3):(_1,8,2)\n  engine's result = (1,2,1):(_1,2,8)\n" + fix);
+  EXPECT_EQ(error_of([&] { (void)lift<OwnLeftInverse, Kind::kLayout>(l(opaque(4), opaque(1))); }),
+            "left_inverse" + differs +
+                "  typed result = (4,0,_2):(_0,_1,_2)\n  engine's result = (1,4,_2):(_0,_2,_1)\n" + fix);
+  // A run-time extent 1, which left_inverse of run-time strides leaves out: the same.
+  EXPECT_EQ(
+      error_of([] {
+        (void)lift<OwnLeftInverse, Kind::kLayout>(
+            make_layout(make_shape(opaque(1), _4{}), make_stride(opaque(8), opaque(1))));
+      }),
+      "left_inverse" + differs + "  typed result = (8,0,_4):(_0,_1,1)\n  engine's result = (1,_4):(_0,1)\n" + fix);
 }
 
 TEST(Typed, MaxCommonVectorOfARunTimeEmptyLayout) {

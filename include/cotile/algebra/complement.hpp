@@ -114,7 +114,7 @@ COTILE_HD constexpr Layout detail::complement_algorithm(const Layout& l, const L
     // link of the chain).
     IntTuple s = IntTuple::tuple(), d = IntTuple::tuple();
     for (int k = 0; k < shape.rank(); ++k)
-      if (shape.mode_value(k).is_static || !known_equal(shape.mode_value(k), 1)) {
+      if (shape.mode_value(k).is_static || !decided_equal(shape.mode_value(k), 1)) {
         s.push_back(shape.get(k));
         d.push_back(stride.get(k));
       }
@@ -200,12 +200,12 @@ namespace detail {
 COTILE_HD constexpr Layout right_inverse_chain(const Layout& c, bool by_value) {
   const IntTuple s = wrap(c.shape), d = wrap(c.stride);
   const IntTuple pre = prefix_products(s);
-  int64_t key[kMaxLeaves] = {};
+  Int key[kMaxLeaves] = {};
   int idx[kMaxLeaves] = {};
   int n = 0;
   for (int i = 0; i < d.rank(); ++i)
     if (by_value || d.mode_value(i).is_static) {
-      key[n] = d.mode_value(i).value;
+      key[n] = d.mode_value(i);
       idx[n++] = i;
     }
   exchange_sort(key, idx, n);
@@ -214,7 +214,7 @@ COTILE_HD constexpr Layout right_inverse_chain(const Layout& c, bool by_value) {
   for (int k = 0; k < n; ++k) {
     const int i = idx[k];
     const Int di = d.mode_value(i);
-    if ((by_value || curr.is_static) && di.value == curr.value) {
+    if ((by_value || curr.is_static) && decided_equal(di, curr)) {
       rs.push_back(s.get(i));
       rd.push_back(pre.get(i));
       curr = s.mode_value(i) * di;
@@ -261,16 +261,16 @@ COTILE_HD constexpr Layout left_inverse(const Layout& l, Options opt = {}) {
     fail("left_inverse", "CuTe requires static strides (strict mode)",
          "make the strides static (Int<N>), or drop --strict to invert the run-time values", arg("layout", l));
   const IntTuple pre = detail::prefix_products(s);
-  int64_t key[kMaxLeaves] = {};
+  Int key[kMaxLeaves] = {};
   int idx[kMaxLeaves] = {};
   // With run-time strides (cotile's own computation: CuTe refuses them), a mode of run-time
   // extent 1 covers nothing and is left out, as coalesce drops a static _1: kept, its stride
   // would tie with the others' or become the last mode. With every mode one, L reaches 0 only.
-  auto unit = [&](int i) { return dynamic_strides && !s.mode_value(i).is_static && known_equal(s.mode_value(i), 1); };
+  auto unit = [&](int i) { return dynamic_strides && !s.mode_value(i).is_static && decided_equal(s.mode_value(i), 1); };
   int n = 0;
   for (int i = 0; i < d.rank(); ++i)
     if (!unit(i)) {
-      key[n] = d.mode_value(i).value;
+      key[n] = d.mode_value(i);
       idx[n++] = i;
     }
   if (n == 0) {
@@ -283,7 +283,7 @@ COTILE_HD constexpr Layout left_inverse(const Layout& l, Options opt = {}) {
   for (int k = 0; k < n; ++k) {
     const int i = idx[k];
     const Int di = d.mode_value(i);
-    if (is_constant(di, 0) || (!di.is_static && di.value == 0)) continue;
+    if (is_constant(di, 0) || (!di.is_static && decided_equal(di, 0))) continue;
     const Int sz = product(rs);  // the next smaller stride (1 at first): the quotients multiply back to it
     if (sz.value == 0)
       // nvcc quotes only the first line of a failing constexpr call: the rule stays on it

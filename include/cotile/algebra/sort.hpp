@@ -7,11 +7,12 @@
 namespace cotile::detail {
 
 // Index of the smallest stride (the first one on ties), comparing run-time values: the mode
-// complement takes next.
+// complement takes next. (decided_less: on a symbolic stride, the order taken is recorded and
+// checked on the values, int.hpp.)
 COTILE_HD constexpr int argmin(const IntTuple& d) {
   int best = 0;
   for (int i = 1; i < d.rank(); ++i)
-    if (d.mode_value(i).value < d.mode_value(best).value) best = i;
+    if (decided_less(d.mode_value(i), d.mode_value(best))) best = i;
   return best;
 }
 
@@ -22,6 +23,20 @@ COTILE_HD constexpr void exchange_sort(int64_t* key, int* val, int n) {
     for (int j = i + 1; j < n; ++j)
       if (key[j] < key[i]) {
         const int64_t tk = key[i];
+        key[i] = key[j];
+        key[j] = tk;
+        const int tv = val[i];
+        val[i] = val[j];
+        val[j] = tv;
+      }
+}
+
+// The same order on Int keys (the algorithms' strides): each comparison a decided_less.
+COTILE_HD constexpr void exchange_sort(Int* key, int* val, int n) {
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      if (decided_less(key[j], key[i])) {
+        const Int tk = key[i];
         key[i] = key[j];
         key[j] = tk;
         const int tv = val[i];

@@ -83,6 +83,12 @@ struct Program {
 // On the device the arithmetic is V's own, unchecked.
 template <auto P, class V = int64_t>
 COTILE_HD COTILE_INLINE constexpr void run(const V* in, V* out) {
+  // Whether P checks decisions (kAssume): only such a program has the test in its loop.
+  constexpr bool kAssumes = [] {
+    for (int k = 0; k < std::remove_cvref_t<decltype(P)>::nodes; ++k)
+      if (P.node[k].op == TapeOp::kAssume) return true;
+    return false;
+  }();
   V v[std::remove_cvref_t<decltype(P)>::nodes > 0 ? std::remove_cvref_t<decltype(P)>::nodes : 1] = {};
   COTILE_UNROLL
   for (int k = 0; k < std::remove_cvref_t<decltype(P)>::nodes; ++k) {
@@ -93,6 +99,22 @@ COTILE_HD COTILE_INLINE constexpr void run(const V* in, V* out) {
     }
     const V a = n.a.node >= 0 ? v[n.a.node] : V(n.a.value);
     const V b = n.b.node >= 0 ? v[n.b.node] : V(n.b.value);
+    if constexpr (kAssumes) {
+      if (n.op == TapeOp::kAssume) {  // a decision taken at compile time (int.hpp, assume): does it hold?
+        if ((a != 0) != (b != 0)) {
+#if defined(__CUDA_ARCH__)
+          __trap();  // the result would be wrong (COTILE_DEVICE_CHECKS names both results first)
+#else
+          // On the host the typed layer compares the result with the engine's (apply_lifted), which
+          // names both; in a constant evaluation this is the compile error.
+          if (__builtin_is_constant_evaluated())
+            fail("typed layer", "a decision taken at compile time on a run-time value does not hold for its value",
+                 "make the values the operation decides on static (Int<N>)");
+#endif
+        }
+        continue;
+      }
+    }
 #if !defined(__CUDA_ARCH__)
     // A run-time divisor of 0 (a dynamic extent of 0): the engine's error, not a trap.
     if ((n.op == TapeOp::kDiv || n.op == TapeOp::kMod) && b == 0)

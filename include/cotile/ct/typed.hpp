@@ -277,11 +277,25 @@ struct Lifted<Op, Kinds<Ks...>, Ts...> {
   // Laws and preconditions that depend on dynamic values: checked on the host at run time (and on
   // the device with COTILE_DEVICE_CHECKS), by the engine on the values.
   static constexpr bool law_deferred = raw.law_deferred;
+  // The engine on the values: its preconditions and law checked, and its result, which the typed
+  // result must equal (apply_lifted).
   template <size_t... Is>
-  COTILE_HD static constexpr void check_law(const int64_t* vals, std::index_sequence<Is...>) {
-    (void)Op{}(engine_arg<Ks, Ts>(nullptr, SlotOffsets<Ts...>::at(int(Is)), vals)...);
+  COTILE_HD static constexpr auto on_values(const int64_t* vals, std::index_sequence<Is...>) {
+    return Op{}(engine_arg<Ks, Ts>(nullptr, SlotOffsets<Ts...>::at(int(Is)), vals)...);
   }
   static constexpr auto program = program_of<raw.tape.n, raw.outs>(raw);
+  // Whether the program checks decisions taken on run-time values (int.hpp, assume): then it runs
+  // even where the result is a static integer.
+  static constexpr bool assumes = [] {
+    for (int k = 0; k < raw.tape.n; ++k)
+      if (raw.tape.node[k].op == TapeOp::kAssume) return true;
+    return false;
+  }();
+  // The name errors give: the operation's own (Op::name), else the layer's.
+  static constexpr const char* name() {
+    if constexpr (requires { Op::name; }) return Op::name;
+    else return "typed layer";
+  }
   static constexpr int inputs = SlotOffsets<Ts...>::total;
   using value_type = std::common_type_t<int, typename ArgOf<Ts>::value_type...>;
   // What the result is, as plain constants (device code may use these, not `raw` itself).
@@ -301,25 +315,13 @@ struct Lifted<Op, Kinds<Ks...>, Ts...> {
   }
 };
 
-// The typed result of a lifted operation: a static Int, a dynamic int64_t, a Tuple or a Layout.
-template <class L, class... Ts>
-COTILE_HD COTILE_INLINE constexpr auto apply_lifted(const Ts&... xs) {
-  using V = typename L::value_type;
-  static_assert(L::law_holds);
-  V in[L::inputs > 0 ? L::inputs : 1] = {};
-  L::gather(in, std::index_sequence_for<Ts...>{}, xs...);
-  if constexpr (L::law_deferred) {
-#if !defined(__CUDA_ARCH__) || defined(COTILE_DEVICE_CHECKS)
-    if (!__builtin_is_constant_evaluated()) {
-      int64_t vals[L::inputs > 0 ? L::inputs : 1] = {};
-      for (int k = 0; k < L::inputs; ++k) vals[k] = int64_t(in[k]);
-      L::check_law(vals, std::index_sequence_for<Ts...>{});
-    }
-#endif
-  }
+// The typed result of a lifted operation from its gathered inputs: a static Int, a dynamic
+// int64_t, a Tuple or a Layout.
+template <class L, class V>
+COTILE_HD COTILE_INLINE constexpr auto lifted_result([[maybe_unused]] const V* in) {
   constexpr int outs = decltype(L::program)::outs;
   V res[outs > 0 ? outs : 1] = {};
-  if constexpr (!L::is_static_leaf) run<L::program, V>(in, res);
+  if constexpr (!L::is_static_leaf || L::assumes) run<L::program, V>(in, res);
   if constexpr (L::is_layout) {
     TypedLayout<L::layout> out{};
     for (int k = 0; k < outs; ++k) out.dyn.data()[k] = int64_t(res[k]);
@@ -333,6 +335,54 @@ COTILE_HD COTILE_INLINE constexpr auto apply_lifted(const Ts&... xs) {
     for (int k = 0; k < outs; ++k) out.dyn.data()[k] = int64_t(res[k]);
     return out;
   }
+}
+
+// The typed result equals the engine's on the values. It can differ only where the compile-time
+// evaluation decided on a value it did not have (an order of run-time strides, a run-time extent
+// of 0 or 1: decided_equal and decided_less record the decision on the tape, int.hpp).
+template <class R, class E>
+COTILE_HD constexpr void check_same_result(const char* op, const R& typed, const E& eng) {
+  const auto refuse = [&](const auto& typed_value) {
+    fail(op,
+         "the result fixed at compile time differs from the engine's on the run-time values: the algorithm decided "
+         "on a run-time value (an order of strides, an extent of 0 or 1) that the compile-time evaluation did not "
+         "have",
+         "make the values it decides on static (Int<N>), or compute on the values with the engine (cotile::)",
+         arg("typed result", typed_value), arg("engine's result", eng));
+  };
+  if constexpr (requires { R::spec; }) {  // a TypedLayout or a Tuple
+    if (!(engine(typed) == eng)) refuse(engine(typed));
+  } else {  // an integer; the engine's result an Int, or an IntTuple that is one integer
+    bool same = false;
+    if constexpr (requires { eng.is_leaf(); }) same = eng.is_leaf() && eng.value().value == int64_t(typed);
+    else same = eng.value == int64_t(typed);
+    if (!same) refuse(int64_t(typed));
+  }
+}
+
+// Apply a lifted operation. Where its law or a precondition depends on run-time values, or the
+// compile-time evaluation decided on one (law_deferred), the engine runs on the values first (host;
+// the device too with COTILE_DEVICE_CHECKS): its refusals are the call's, and its result must be
+// the typed one.
+template <class L, class... Ts>
+COTILE_HD COTILE_INLINE constexpr auto apply_lifted(const Ts&... xs) {
+  using V = typename L::value_type;
+  static_assert(L::law_holds);
+  V in[L::inputs > 0 ? L::inputs : 1] = {};
+  L::gather(in, std::index_sequence_for<Ts...>{}, xs...);
+  if constexpr (L::law_deferred) {
+#if !defined(__CUDA_ARCH__) || defined(COTILE_DEVICE_CHECKS)
+    if (!__builtin_is_constant_evaluated()) {
+      int64_t vals[L::inputs > 0 ? L::inputs : 1] = {};
+      for (int k = 0; k < L::inputs; ++k) vals[k] = int64_t(in[k]);
+      const auto eng = L::on_values(vals, std::index_sequence_for<Ts...>{});
+      const auto r = lifted_result<L>(in);
+      check_same_result(L::name(), r, eng);
+      return r;
+    }
+#endif
+  }
+  return lifted_result<L>(in);
 }
 
 template <class Op, Kind... Ks, class... Ts>
