@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "../child_process.hpp"
 #include "../gpu_skip.hpp"
 #include "cotile/ct/ct.hpp"
 
@@ -43,13 +44,8 @@ int run(int64_t n, int64_t a, int64_t b, int64_t* host) {
 
 // The contradicting case `which` in a child process: it must trap (exit 3).
 bool traps(const char* self, const char* which) {
-  const std::string cmd = std::string(self) + " --contradict " + which + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
   std::string out;
-  char buf[512];
-  while (p && std::fgets(buf, sizeof buf, p)) out += buf;
-  const int status = p ? pclose(p) : -1;
-  const bool trapped = WIFEXITED(status) && WEXITSTATUS(status) == 3;
+  const bool trapped = child_exit_code(std::string(self) + " --contradict " + which, out) == 3;
   if (!trapped) std::printf("FAIL %s: did not trap\n%s", which, out.c_str());
   return trapped;
 }

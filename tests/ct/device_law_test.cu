@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "../child_process.hpp"
 #include "../gpu_skip.hpp"
 #include "cotile/ct/ct.hpp"
 
@@ -64,13 +65,8 @@ int main(int argc, char** argv) {
     }
   }
   // The violation, in a child process: it must trap after printing the law's message.
-  const std::string cmd = std::string(argv[0]) + " --violate 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
   std::string out;
-  char buf[512];
-  while (p && std::fgets(buf, sizeof buf, p)) out += buf;
-  const int status = p ? pclose(p) : -1;
-  const bool trapped = WIFEXITED(status) && WEXITSTATUS(status) == 3;
+  const bool trapped = child_exit_code(std::string(argv[0]) + " --violate", out) == 3;
   const bool message = out.find("cotile: composition: R(c) = A(B(c)) fails at c = 2 (R(2) = 1, A(B(2)) = A(4) = 9)") !=
                        std::string::npos;
   if (!trapped || !message) {

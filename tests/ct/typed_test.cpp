@@ -194,16 +194,21 @@ TEST(Typed, IndexThroughARunTimeZeroStride) {
   EXPECT_EQ(to_string(idx2crd(opaque(5), make_shape(opaque(2), _3{}), make_stride(opaque(1), _2{}))), "(1,2)");
 }
 
+namespace {
+// The refusal of a typed result that differs from the engine's (typed.hpp, check_same_result):
+// the operation's name, `differs`, both results, `fix`.
+const std::string differs =
+    ": the result fixed at compile time differs from the engine's on the run-time values: the algorithm "
+    "decided on a run-time value (an order of strides, an extent of 0 or 1) that the compile-time evaluation did "
+    "not have\n";
+const std::string fix =
+    "  fix: make the values it decides on static (Int<N>), or compute on the values with the engine (cotile::)";
+}  // namespace
+
 TEST(Typed, FilterOfARunTimeEmptyLayout) {
   // (4,n):(_1,_0) with n = 0 is empty; CuTe's filter drops the _0-stride mode and gives 4:_1, the
   // offsets 0..3 that the empty layout never reaches. The engine keeps the 0 (filter stays empty);
   // the typed result, fixed at compile time, cannot: it differs from the engine's, and is refused.
-  const std::string differs =
-      ": the result fixed at compile time differs from the engine's on the run-time values: the algorithm "
-      "decided on a run-time value (an order of strides, an extent of 0 or 1) that the compile-time evaluation did "
-      "not have\n";
-  const std::string fix =
-      "  fix: make the values it decides on static (Int<N>), or compute on the values with the engine (cotile::)";
   EXPECT_EQ(error_of([] { (void)filter(make_layout(make_shape(4, opaque(0)), make_stride(_1{}, _0{}))); }),
             "filter" + differs + "  typed result = 4:_1\n  engine's result = (4,0):(_1,_0)\n" + fix);
   EXPECT_EQ(error_of([] { (void)filter_zeros(make_layout(make_shape(4, opaque(0)), make_stride(_1{}, _0{}))); }),
@@ -234,12 +239,6 @@ TEST(Typed, ADecisionOnARunTimeValueIsCheckedOnTheValues) {
   const auto l = [](int64_t a, int64_t b) { return make_layout(make_shape(_2{}, _2{}), make_stride(a, b)); };
   EXPECT_EQ(to_string(lift<OwnComplement, Kind::kLayout>(l(opaque(1), opaque(4)))), "(1,2,1):(_1,2,8)");
   EXPECT_EQ(to_string(lift<OwnLeftInverse, Kind::kLayout>(l(opaque(1), opaque(4)))), "(1,4,_2):(_0,_1,_2)");
-  const std::string differs =
-      ": the result fixed at compile time differs from the engine's on the run-time values: the algorithm "
-      "decided on a run-time value (an order of strides, an extent of 0 or 1) that the compile-time evaluation did "
-      "not have\n";
-  const std::string fix =
-      "  fix: make the values it decides on static (Int<N>), or compute on the values with the engine (cotile::)";
   EXPECT_EQ(
       error_of([&] { (void)lift<OwnComplement, Kind::kLayout>(l(opaque(4), opaque(1))); }),
       "typed layer" + differs + "  typed result = (4,0,3):(_1,8,2)\n  engine's result = (1,2,1):(_1,2,8)\n" + fix);

@@ -2,6 +2,8 @@
 // the proofs of their laws (which must follow the same order).
 #pragma once
 
+#include <type_traits>
+
 #include "../int_tuple.hpp"
 
 namespace cotile::detail {
@@ -17,32 +19,24 @@ COTILE_HD constexpr int argmin(const IntTuple& d) {
 }
 
 // Indices 0..n-1 sorted by key with CuTe's exchange sort (swap when a later key is smaller; not
-// stable on ties): the order of right_inverse and left_inverse.
-COTILE_HD constexpr void exchange_sort(int64_t* key, int* val, int n) {
+// stable on ties): the order of right_inverse and left_inverse. Keys are values (the laws') or
+// the algorithms' strides, each comparison of those a decided_less.
+template <class K>
+COTILE_HD constexpr void exchange_sort(K* key, int* val, int n) {
   for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j)
-      if (key[j] < key[i]) {
-        const int64_t tk = key[i];
+    for (int j = i + 1; j < n; ++j) {
+      bool later_smaller = false;
+      if constexpr (std::is_same_v<K, Int>) later_smaller = decided_less(key[j], key[i]);
+      else later_smaller = key[j] < key[i];
+      if (later_smaller) {
+        const K tk = key[i];
         key[i] = key[j];
         key[j] = tk;
         const int tv = val[i];
         val[i] = val[j];
         val[j] = tv;
       }
-}
-
-// The same order on Int keys (the algorithms' strides): each comparison a decided_less.
-COTILE_HD constexpr void exchange_sort(Int* key, int* val, int n) {
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j)
-      if (decided_less(key[j], key[i])) {
-        const Int tk = key[i];
-        key[i] = key[j];
-        key[j] = tk;
-        const int tv = val[i];
-        val[i] = val[j];
-        val[j] = tv;
-      }
+    }
 }
 
 }  // namespace cotile::detail
