@@ -45,6 +45,20 @@ TEST(IntTuple, ShapeDivRoundsAwayFromZero) {
   EXPECT_EQ(str(shape_div(T("(6,4)"), T("-12"))), "(-1,-2)");
 }
 
+TEST(IntTuple, DivisionFoldsOverAZeroMode) {
+  // b divides a's modes in turn; after the last one nothing is left to divide, so a last mode of 0
+  // is fine, while a 0 before it leaves the rest undefined (it was refused as b % 0, naming an
+  // internal value).
+  EXPECT_EQ(str(ceil_div(T("(4,0)"), T("8"))), "(1,0)");
+  EXPECT_EQ(str(shape_div(T("(4,0)"), T("8"))), "(1,0)");
+  EXPECT_EQ(calc_error("ceil_div((4,0,2), 8)"),
+            "ceil_div: a mode of a before its last is 0, so what is left of b for the modes after it is undefined\n"
+            "  a = (4,0,2)\n  b = 8\n  mode = 1");
+  EXPECT_EQ(calc_error("shape_div((4,0,2), 8)"),
+            "shape_div: a mode of a before its last is 0, so what is left of b for the modes after it is undefined\n"
+            "  a = (4,0,2)\n  b = 8\n  mode = 1");
+}
+
 TEST(IntTuple, CeilDivPadsMissingModesWithOne) { EXPECT_EQ(str(ceil_div(T("(_12,_2)"), T("(_5)"))), "(_3,_2)"); }
 
 TEST(IntTuple, ElemLessIsStaticOnlyWhenDecidedStatically) {

@@ -201,9 +201,13 @@ COTILE_HD constexpr IntTuple ceil_div(const IntTuple& a, const IntTuple& b) {
       for (int i = 0; i < a.rank(); ++i)
         r.push_back(ceil_div(a.get(i), i < b.rank() ? b.get(i) : int_tuple(static_int(1))));
     } else {
-      IntTuple rest = b;
+      IntTuple rest = b;  // what is left of b to divide the modes after a_i by
       for (int i = 0; i < a.rank(); ++i) {
         r.push_back(ceil_div(a.get(i), rest));
+        if (i + 1 == a.rank()) break;  // (nothing left to divide: a last mode of 0 is fine)
+        if (known_equal(product(a.get(i)), 0))
+          fail("ceil_div", "a mode of a before its last is 0, so what is left of b for the modes after it is undefined",
+               nullptr, arg("a", a), arg("b", b), arg("mode", int64_t(i)));
         rest = ceil_div(rest, a.get(i));
       }
     }
@@ -228,9 +232,14 @@ COTILE_HD constexpr IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
       if (a.rank() != b.rank()) fail("shape_div", "rank(a) must equal rank(b)", nullptr, arg("a", a), arg("b", b));
       for (int i = 0; i < a.rank(); ++i) r.push_back(shape_div(a.get(i), b.get(i)));
     } else {
-      IntTuple rest = b;
+      IntTuple rest = b;  // what is left of b to divide the modes after a_i by
       for (int i = 0; i < a.rank(); ++i) {
         r.push_back(shape_div(a.get(i), rest));
+        if (i + 1 == a.rank()) break;  // (nothing left to divide: a last mode of 0 is fine)
+        if (known_equal(product(a.get(i)), 0))
+          fail("shape_div",
+               "a mode of a before its last is 0, so what is left of b for the modes after it is undefined", nullptr,
+               arg("a", a), arg("b", b), arg("mode", int64_t(i)));
         rest = shape_div(rest, a.get(i));
       }
     }

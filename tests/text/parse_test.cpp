@@ -74,4 +74,13 @@ TEST(Text, ParseErrorsShowTheColumn) {
   EXPECT_EQ(msg("99999999999999999999"),
             "parse: expected an integer that fits in 64 bits at column 19, found '9'\n  99999999999999999999\n         "
             "           ^");
+  // The 64-bit range is [-2^63, 2^63 - 1]: both ends parse, one past either does not.
+  EXPECT_EQ(text::to_string(text::parse("(9223372036854775807,_-9223372036854775808)")),
+            "(9223372036854775807,_-9223372036854775808)");
+  EXPECT_EQ(msg("9223372036854775808"),
+            "parse: expected an integer that fits in 64 bits at column 19, found '8'\n  9223372036854775808\n         "
+            "           ^");
+  EXPECT_EQ(msg("-9223372036854775809"),
+            "parse: expected an integer that fits in 64 bits at column 20, found '9'\n  -9223372036854775809\n        "
+            "             ^");
 }

@@ -97,16 +97,19 @@ class Parser {
     return Value::of(Layout{s, d});
   }
 
-  int64_t digits() {
+  // The value of the digits at pos_, negated when `neg`: at most 2^63 - 1, or 2^63 when negated
+  // (-9223372036854775808 fits in 64 bits too).
+  int64_t digits(bool neg = false) {
     if (pos_ >= src_.size() || !is_digit(src_[pos_])) error("a digit");
-    int64_t v = 0;
+    const uint64_t limit = uint64_t(detail::kIntMax) + (neg ? 1 : 0);
+    uint64_t v = 0;
     while (pos_ < src_.size() && is_digit(src_[pos_])) {
-      const int d = src_[pos_] - '0';
-      if (v > (detail::kIntMax - d) / 10) error("an integer that fits in 64 bits");
+      const unsigned d = unsigned(src_[pos_] - '0');
+      if (v > (limit - d) / 10) error("an integer that fits in 64 bits");
       v = v * 10 + d;
       ++pos_;
     }
-    return v;
+    return neg ? int64_t(0 - v) : int64_t(v);  // (two's complement: 0 - 2^63 is -2^63)
   }
 
   Value integer(bool is_static) {
@@ -115,8 +118,7 @@ class Parser {
       neg = true;
       ++pos_;
     }
-    const int64_t v = digits();
-    return Value::of(Int{neg ? -v : v, is_static});
+    return Value::of(Int{digits(neg), is_static});
   }
 
   Value term() {
