@@ -187,6 +187,14 @@ COTILE_HD constexpr IntTuple elem_scale(const IntTuple& a, const IntTuple& b) {
 
 // --- division -------------------------------------------------------------------------------
 
+// The fold of b over a's modes (ceil_div, shape_div of a tuple by an integer) divides what is left
+// of b by mode i before the modes after it: a mode of 0 there leaves it undefined.
+COTILE_HD constexpr void check_fold_mode(const char* op, const IntTuple& a, const IntTuple& b, int i) {
+  if (known_equal(product(a.get(i)), 0))
+    fail(op, "a mode of a before its last is 0, so what is left of b for the modes after it is undefined", nullptr,
+         arg("a", a), arg("b", b), arg("mode", int64_t(i)));
+}
+
 // ceil_div(a, b):
 //   int / int:     the least integer not below a / b (CuTe's (a + b - 1) / b where b > 0 and a > -b)
 //   tuple / tuple: elementwise; missing modes of b are _1         Requires rank(a) >= rank(b)
@@ -205,9 +213,7 @@ COTILE_HD constexpr IntTuple ceil_div(const IntTuple& a, const IntTuple& b) {
       for (int i = 0; i < a.rank(); ++i) {
         r.push_back(ceil_div(a.get(i), rest));
         if (i + 1 == a.rank()) break;  // (nothing left to divide: a last mode of 0 is fine)
-        if (known_equal(product(a.get(i)), 0))
-          fail("ceil_div", "a mode of a before its last is 0, so what is left of b for the modes after it is undefined",
-               nullptr, arg("a", a), arg("b", b), arg("mode", int64_t(i)));
+        check_fold_mode("ceil_div", a, b, i);
         rest = ceil_div(rest, a.get(i));
       }
     }
@@ -236,10 +242,7 @@ COTILE_HD constexpr IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
       for (int i = 0; i < a.rank(); ++i) {
         r.push_back(shape_div(a.get(i), rest));
         if (i + 1 == a.rank()) break;  // (nothing left to divide: a last mode of 0 is fine)
-        if (known_equal(product(a.get(i)), 0))
-          fail("shape_div",
-               "a mode of a before its last is 0, so what is left of b for the modes after it is undefined", nullptr,
-               arg("a", a), arg("b", b), arg("mode", int64_t(i)));
+        check_fold_mode("shape_div", a, b, i);
         rest = shape_div(rest, a.get(i));
       }
     }

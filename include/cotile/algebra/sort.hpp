@@ -2,8 +2,6 @@
 // the proofs of their laws (which must follow the same order).
 #pragma once
 
-#include <type_traits>
-
 #include "../int_tuple.hpp"
 
 namespace cotile::detail {
@@ -21,14 +19,13 @@ COTILE_HD constexpr int argmin(const IntTuple& d) {
 // Indices 0..n-1 sorted by key with CuTe's exchange sort (swap when a later key is smaller; not
 // stable on ties): the order of right_inverse and left_inverse. Keys are values (the laws') or
 // the algorithms' strides, each comparison of those a decided_less.
+COTILE_HD constexpr bool key_less(int64_t a, int64_t b) { return a < b; }
+COTILE_HD constexpr bool key_less(const Int& a, const Int& b) { return decided_less(a, b); }
 template <class K>
 COTILE_HD constexpr void exchange_sort(K* key, int* val, int n) {
   for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j) {
-      bool later_smaller = false;
-      if constexpr (std::is_same_v<K, Int>) later_smaller = decided_less(key[j], key[i]);
-      else later_smaller = key[j] < key[i];
-      if (later_smaller) {
+    for (int j = i + 1; j < n; ++j)
+      if (key_less(key[j], key[i])) {
         const K tk = key[i];
         key[i] = key[j];
         key[j] = tk;
@@ -36,7 +33,6 @@ COTILE_HD constexpr void exchange_sort(K* key, int* val, int n) {
         val[i] = val[j];
         val[j] = tv;
       }
-    }
 }
 
 }  // namespace cotile::detail

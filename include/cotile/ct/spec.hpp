@@ -81,14 +81,17 @@ struct Program {
 // node runs through the engine's checked operations (apply, int.hpp) and must fit V: where CuTe's
 // int arithmetic would wrap silently, the replay fails naming the operation and its operands.
 // On the device the arithmetic is V's own, unchecked.
+// Whether a program checks decisions taken on run-time values (kAssume, int.hpp's assume).
+template <int N, int M>
+constexpr bool checks_decisions(const Program<N, M>& p) {
+  for (int k = 0; k < N; ++k)
+    if (p.node[k].op == TapeOp::kAssume) return true;
+  return false;
+}
+
 template <auto P, class V = int64_t>
 COTILE_HD COTILE_INLINE constexpr void run(const V* in, V* out) {
-  // Whether P checks decisions (kAssume): only such a program has the test in its loop.
-  constexpr bool kAssumes = [] {
-    for (int k = 0; k < std::remove_cvref_t<decltype(P)>::nodes; ++k)
-      if (P.node[k].op == TapeOp::kAssume) return true;
-    return false;
-  }();
+  constexpr bool kAssumes = checks_decisions(P);  // only such a program has the test in its loop
   V v[std::remove_cvref_t<decltype(P)>::nodes > 0 ? std::remove_cvref_t<decltype(P)>::nodes : 1] = {};
   COTILE_UNROLL
   for (int k = 0; k < std::remove_cvref_t<decltype(P)>::nodes; ++k) {

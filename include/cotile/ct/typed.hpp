@@ -286,11 +286,7 @@ struct Lifted<Op, Kinds<Ks...>, Ts...> {
   static constexpr auto program = program_of<raw.tape.n, raw.outs>(raw);
   // Whether the program checks decisions taken on run-time values (int.hpp, assume): then it runs
   // even where the result is a static integer.
-  static constexpr bool assumes = [] {
-    for (int k = 0; k < raw.tape.n; ++k)
-      if (raw.tape.node[k].op == TapeOp::kAssume) return true;
-    return false;
-  }();
+  static constexpr bool assumes = checks_decisions(program);
   // The name errors give: the operation's own (Op::name), else the layer's.
   static constexpr const char* name() {
     if constexpr (requires { Op::name; }) return Op::name;
