@@ -77,6 +77,13 @@ COTILE_HD constexpr bool check_gap(const Layout& l, const Int& gap, const Int& s
          "make that extent a static _1", arg("layout", l), arg("mode", Layout{int_tuple(s), int_tuple(d)}),
          arg("extent below it", extent));
   }
+  if (!s.is_static && !is_known(s))  // the typed layer, before the value is known
+    // nvcc quotes only the first line of a failing constexpr call: the rule stays on it
+    // clang-format off
+    fail("complement", "a mode of run-time extent starts below the extent the modes before it reach: it overlaps them unless that extent is 1, and only a static _1 is dropped",
+         "make that extent a static _1 where it is 1, or give the mode a stride at or beyond the extent below it",
+         arg("layout", l), arg("mode", Layout{int_tuple(s), int_tuple(d)}), arg("extent below it", extent));
+  // clang-format on
   fail("complement", "the layout is not injective (two modes overlap)", "complement needs an injective layout",
        arg("layout", l));
 }
