@@ -8,6 +8,7 @@
 #include <string>
 
 #include "decode.hpp"
+#include "machine_h200.hpp"
 #include "plan.hpp"
 
 namespace {
@@ -287,18 +288,8 @@ using cotile::attention::detail::SplitChoice;
 using cotile::attention::detail::Work;
 using cotile::attention::detail::workspace_layout;
 
-// The H200 as the plan sees it: 132 SMs, 2 CTAs each (1 for D = 256), and the resident clusters
-// of 2 .. 8 CTAs that cudaOccupancyMaxActiveClusters reported.
-// A solo launch (one CTA an SM by its shared memory) sees the one-CTA-an-SM counts.
-Machine h200(bool d256 = false) {
-  Machine m{132, d256 ? 1 : 2, {}, {}, !d256};
-  const int64_t two[] = {132, 79, 62, 47, 39, 32, 30}, one[] = {66, 39, 30, 22, 17, 15, 15};
-  for (int s = 2; s <= 8; ++s) {
-    m.clusters.clusters[s] = d256 ? one[s - 2] : two[s - 2];
-    m.solo_clusters.clusters[s] = one[s - 2];
-  }
-  return m;
-}
+// The H200 as the plan sees it (machine_h200.hpp).
+Machine h200(bool d256 = false) { return cotile::attention::detail::h200_machine(d256 ? 1 : 2); }
 Machine no_clusters() { return {132, 2, {}, {}, false}; }
 // Work of (B, Hkv, N) at head_dim D with `bytes` per cache element and G query heads per KV head
 // (G <= 16: one m-tile).
