@@ -306,6 +306,36 @@ TEST(Algebra, MaxCommonLayoutOfAnEmptyLayoutIsRefused) {
   EXPECT_EQ(str(max_common_vector(a, L("_1:_0"))), "_1");
 }
 
+// Layouts of different sizes: CuTe's steps compose A with right_inverse(B) past A's end and
+// return B's whole vector (max_common_vector(_2:_1, _4:_1) is 4, though A has 2 elements). The
+// calculator's default (by_value) answers the largest prefix of R that keeps the law; CuTe's mode
+// and the default Options refuse, naming the index past A.
+TEST(Algebra, MaxCommonVectorOfLayoutsOfDifferentSizesIsTheirCommonPrefix) {
+  EXPECT_EQ(str(max_common_vector(L("_2:_1"), L("_4:_1"), kByValue)), "_2");
+  EXPECT_EQ(str(max_common_layout(L("_2:_1"), L("_4:_1"), kByValue)), "_2:_1");
+  EXPECT_EQ(str(max_common_vector(L("_6:_1"), L("_8:_1"), kByValue)), "_6");  // R's last leaf: any prefix
+  // R = right_inverse(B) = (_8,_2):(_2,_1) restricted to C's mode 0 (_8:_2): R(i) = 2i is an index
+  // of A (8 elements) for i < 4 only.
+  EXPECT_EQ(str(max_common_layout(L("(_2,_4):(_4,_1)"), L("(_2,_8):(_8,_1)"), kByValue)), "_4:_2");
+  EXPECT_EQ(str(max_common_vector(L("(_2,_4):(_4,_1)"), L("(_2,_8):(_8,_1)"), kByValue)), "_4");
+  try {
+    (void)max_common_vector(L("_2:_1"), L("_4:_1"));
+    ADD_FAILURE() << "max_common_vector of layouts of different sizes returned CuTe's result";
+  } catch (const LawError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "max_common_vector: A(R(i)) = B(R(i)) = i with R(i) an index of A and B fails at i = 3 (R(3) = 3, not "
+              "an index of both A and B: sizes 2 and 4)\n"
+              "  A = _2:_1\n"
+              "  B = _4:_1\n"
+              "  CuTe 4.7 returns _4 here\n"
+              "  fix: compare layouts of the same tensor's elements (the same size)");
+  }
+  // Twins: layouts of the same size keep CuTe's answer, and an empty one is still refused.
+  EXPECT_EQ(str(max_common_vector(L("_4:_1"), L("_4:_1"), kByValue)), "_4");
+  EXPECT_EQ(str(max_common_vector(L("_4:_1"), L("_2:_1"), kByValue)), "_2");
+  EXPECT_THROW(max_common_vector(L("(_4,0):(_1,_4)"), L("_4:_1"), kByValue), LawError);
+}
+
 TEST(Algebra, CompositionJoinsRunTimeModesByValueWhereCutesResultBreaksTheLaw) {
   // (_4,_2):(_8,_32) coalesces to _8:_8; with run-time values CuTe keeps the two modes, B's
   // stride 5 wraps unevenly around the first and its (1,2):(40,64) sends c = 1 to 64, not A(5) = 40.

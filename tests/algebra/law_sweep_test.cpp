@@ -314,6 +314,16 @@ TEST(LawSweep, UpcastAndMaxCommon) {
     check<Layout>(
         "max_common_layout", str(a) + " " + str(b), [&](Options o) { return max_common_layout(a, b, o); },
         [&](const Layout& r) { return oracle::max_common_layout(a, b, r); });
+    // B of twice A's size (a last mode _2 past it): CuTe's steps run past A, the calculator answers
+    // the common prefix (algebra/cast.hpp, common_prefix).
+    const Layout wide{make_tuple(b.shape, int_tuple(static_int(2))),
+                      make_tuple(b.stride, int_tuple(static_int(size(b).value)))};
+    const bool wide_first = g.coin(50);
+    const Layout x = wide_first ? wide : a, y = wide_first ? a : wide;
+    check<Layout>(
+        "max_common_layout (sizes differ)", str(x) + " " + str(y),
+        [&](Options o) { return max_common_layout(x, y, o); },
+        [&](const Layout& r) { return oracle::max_common_layout(x, y, r); });
   }
 }
 

@@ -92,23 +92,67 @@ COTILE_HD constexpr MaxCommon max_common(const Layout& a, const Layout& b, Optio
 }
 }  // namespace detail
 
+namespace detail {
+// The common prefix of R = max_common_layout's steps where R runs past A or B (CuTe's steps never
+// compare sizes: max_common_vector(_2:_1, _4:_1) is 4): with i0 the first index that breaks the
+// law, the largest k <= i0 for which R o (k:_1) is a layout, k = s_0 ... s_(j-1) t with t a divisor
+// of s_j (R's leaves s; any t <= s_j for the last), and that R. None (k = 0) where index 0 breaks it, or where R has more
+// points than the law checks one by one.
+COTILE_HD constexpr MaxCommon common_prefix(const MaxCommon& m, const Layout& a, const Layout& b) {
+  const laws::Flat fa = laws::flat(a), fb = laws::flat(b), fr = laws::flat(m.r);
+  const int64_t na = fa.size(), nb = fb.size(), nr = fr.size();
+  if (nr > laws::law_points()) return {Layout{}, static_int(0), false};
+  int64_t i0 = 0;
+  for (; i0 < nr; ++i0) {
+    const int64_t j = fr(i0);
+    if (j < 0 || j >= na || j >= nb || fa(j) != i0 || fb(j) != i0) break;
+  }
+  if (i0 == 0) return {Layout{}, static_int(0), false};
+  Int k = static_int(1);
+  for (int l = 0; l < m.r.shape.num_leaves(); ++l) {
+    const Int s = m.r.shape.leaf_at(l);
+    if (s.value <= i0 / k.value) {
+      k = k * s;
+      continue;
+    }
+    int64_t t = i0 / k.value;
+    while (l + 1 < m.r.shape.num_leaves() && t > 1 && s.value % t != 0) --t;  // the last leaf takes any t
+    k = k * Int{t, s.is_static};
+    break;
+  }
+  const Options inner{false, true, nullptr};
+  return {composition(m.r, Layout{int_tuple(k), int_tuple(static_int(1))}, inner), k, false};
+}
+}  // namespace detail
+
 // max_common_vector(A, B): with C = coalesce(A o right_inverse(B)), the number of contiguous
 // elements A and B agree on: shape<0>(C) if mode 0 of C has a static shape and static stride _1,
 // else _1.
 // Law: for i < N, with R = right_inverse(B): R(i) is an index of A and of B, and
 // A(R(i)) = B(R(i)) = i (laws/cast.hpp).
+// Where that N runs past A or B (their sizes differ), by_value answers the largest common prefix
+// (detail::common_prefix): max_common_vector(_2:_1, _4:_1) = _2.
 COTILE_HD constexpr Int max_common_vector(const Layout& a, const Layout& b, Options opt = {}) {
-  const detail::MaxCommon m = detail::max_common(a, b, opt);
-  return lawful(
-      opt, [&] { return laws::max_common_layout("max_common_vector", a, b, m.r, m.steps_hold, &m.n); }, m.n);
+  detail::MaxCommon m = detail::max_common(a, b, opt);
+  auto law = [&] { return laws::max_common_layout("max_common_vector", a, b, m.r, m.steps_hold, &m.n); };
+  if (opt.by_value && !opt.strict && !opt.as_cute && laws::known(a) && laws::known(b) && !law().holds) {
+    const detail::MaxCommon p = detail::common_prefix(m, a, b);
+    if (p.n.value > 0) m = p;
+  }
+  return lawful(opt, law, m.n);
 }
 
 // max_common_layout(A, B): right_inverse(B) o layout<0>(C) under the same condition, else _1:_0.
 // Law: for i < size(R), R(i) is an index of A and of B, and A(R(i)) = B(R(i)) = i.
+// by_value: the largest common prefix where R runs past A or B, as for max_common_vector.
 COTILE_HD constexpr Layout max_common_layout(const Layout& a, const Layout& b, Options opt = {}) {
-  const detail::MaxCommon m = detail::max_common(a, b, opt);
-  return lawful(
-      opt, [&] { return laws::max_common_layout("max_common_layout", a, b, m.r, m.steps_hold); }, m.r);
+  detail::MaxCommon m = detail::max_common(a, b, opt);
+  auto law = [&] { return laws::max_common_layout("max_common_layout", a, b, m.r, m.steps_hold); };
+  if (opt.by_value && !opt.strict && !opt.as_cute && laws::known(a) && laws::known(b) && !law().holds) {
+    const detail::MaxCommon p = detail::common_prefix(m, a, b);
+    if (p.n.value > 0) m = p;
+  }
+  return lawful(opt, law, m.r);
 }
 
 // max_alignment(L): the largest N, judged from L's static parts, such that L's offsets come in
