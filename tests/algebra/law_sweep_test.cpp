@@ -314,16 +314,34 @@ TEST(LawSweep, UpcastAndMaxCommon) {
     check<Layout>(
         "max_common_layout", str(a) + " " + str(b), [&](Options o) { return max_common_layout(a, b, o); },
         [&](const Layout& r) { return oracle::max_common_layout(a, b, r); });
-    // B of twice A's size (a last mode _2 past it): CuTe's steps run past A, the calculator answers
-    // the common prefix (algebra/cast.hpp, common_prefix).
-    const Layout wide{make_tuple(b.shape, int_tuple(static_int(2))),
-                      make_tuple(b.stride, int_tuple(static_int(size(b).value)))};
+    // A beside itself continued by a last mode _2 (twice its size): where A's contiguous run is all
+    // of A, CuTe's steps run past A and the calculator answers the common prefix (algebra/cast.hpp,
+    // common_prefix).
+    const Layout wide{make_tuple(a.shape, int_tuple(static_int(2))),
+                      make_tuple(a.stride, int_tuple(static_int(size(a).value)))};
     const bool wide_first = g.coin(50);
     const Layout x = wide_first ? wide : a, y = wide_first ? a : wide;
     check<Layout>(
         "max_common_layout (sizes differ)", str(x) + " " + str(y),
         [&](Options o) { return max_common_layout(x, y, o); },
         [&](const Layout& r) { return oracle::max_common_layout(x, y, r); });
+    // A column-major from offset 0 (static) and B = A continued by a last mode: every element of A
+    // is common to both, and CuTe's steps name all of B's (refused before the common prefix); the
+    // answer must be all of A.
+    IntTuple head_shape = shape;
+    for (int i = 0; i < head_shape.num_leaves(); ++i) head_shape.leaf_at(i).is_static = true;
+    const Layout head{head_shape, compact_col_major(head_shape, static_int(1))};
+    const Layout longer{make_tuple(head.shape, int_tuple(static_int(g.pick({2, 3, 4})))),
+                        make_tuple(head.stride, int_tuple(size(head)))};
+    check<Layout>(
+        "max_common_layout (A starts B)", str(head) + " " + str(longer),
+        [&](Options o) { return max_common_layout(head, longer, o); },
+        [&](const Layout& r) {
+          const std::string w = oracle::max_common_layout(head, longer, r);
+          if (!w.empty()) return w;
+          return size(r).value == size(head).value ? std::string()
+                                                   : "size(R) = " + to_string(size(r)) + ", not size(A)";
+        });
   }
 }
 
