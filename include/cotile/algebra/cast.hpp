@@ -123,6 +123,17 @@ COTILE_HD constexpr MaxCommon common_prefix(const MaxCommon& m, const Layout& a,
   const Options inner{false, true, nullptr};
   return {composition(m.r, Layout{int_tuple(k), int_tuple(static_int(1))}, inner), k, false};
 }
+
+// The steps' result, or where by_value may answer and it breaks the law, the common prefix (when
+// there is one: else the steps' result, which the operation's law then refuses).
+COTILE_HD constexpr MaxCommon max_common_answer(const char* op, const Layout& a, const Layout& b, Options opt) {
+  const MaxCommon m = max_common(a, b, opt);
+  if (!opt.by_value || opt.strict || opt.as_cute || !laws::known(a) || !laws::known(b) ||
+      laws::max_common_layout(op, a, b, m.r, m.steps_hold).holds)
+    return m;
+  const MaxCommon p = common_prefix(m, a, b);
+  return p.n.value > 0 ? p : m;
+}
 }  // namespace detail
 
 // max_common_vector(A, B): with C = coalesce(A o right_inverse(B)), the number of contiguous
@@ -133,26 +144,18 @@ COTILE_HD constexpr MaxCommon common_prefix(const MaxCommon& m, const Layout& a,
 // Where that N runs past A or B (their sizes differ), by_value answers the largest common prefix
 // (detail::common_prefix): max_common_vector(_2:_1, _4:_1) = _2.
 COTILE_HD constexpr Int max_common_vector(const Layout& a, const Layout& b, Options opt = {}) {
-  detail::MaxCommon m = detail::max_common(a, b, opt);
-  auto law = [&] { return laws::max_common_layout("max_common_vector", a, b, m.r, m.steps_hold, &m.n); };
-  if (opt.by_value && !opt.strict && !opt.as_cute && laws::known(a) && laws::known(b) && !law().holds) {
-    const detail::MaxCommon p = detail::common_prefix(m, a, b);
-    if (p.n.value > 0) m = p;
-  }
-  return lawful(opt, law, m.n);
+  const detail::MaxCommon m = detail::max_common_answer("max_common_vector", a, b, opt);
+  return lawful(
+      opt, [&] { return laws::max_common_layout("max_common_vector", a, b, m.r, m.steps_hold, &m.n); }, m.n);
 }
 
 // max_common_layout(A, B): right_inverse(B) o layout<0>(C) under the same condition, else _1:_0.
 // Law: for i < size(R), R(i) is an index of A and of B, and A(R(i)) = B(R(i)) = i.
 // by_value: the largest common prefix where R runs past A or B, as for max_common_vector.
 COTILE_HD constexpr Layout max_common_layout(const Layout& a, const Layout& b, Options opt = {}) {
-  detail::MaxCommon m = detail::max_common(a, b, opt);
-  auto law = [&] { return laws::max_common_layout("max_common_layout", a, b, m.r, m.steps_hold); };
-  if (opt.by_value && !opt.strict && !opt.as_cute && laws::known(a) && laws::known(b) && !law().holds) {
-    const detail::MaxCommon p = detail::common_prefix(m, a, b);
-    if (p.n.value > 0) m = p;
-  }
-  return lawful(opt, law, m.r);
+  const detail::MaxCommon m = detail::max_common_answer("max_common_layout", a, b, opt);
+  return lawful(
+      opt, [&] { return laws::max_common_layout("max_common_layout", a, b, m.r, m.steps_hold); }, m.r);
 }
 
 // max_alignment(L): the largest N, judged from L's static parts, such that L's offsets come in
