@@ -96,17 +96,12 @@ namespace detail {
 // The common prefix of R = max_common_layout's steps where R runs past A or B (CuTe's steps never
 // compare sizes: max_common_vector(_2:_1, _4:_1) is 4): with i0 the first index that breaks the
 // law, the largest k <= i0 for which R o (k:_1) is a layout, k = s_0 ... s_(j-1) t with t a divisor
-// of s_j (R's leaves s; any t <= s_j for the last), and that R. None (k = 0) where index 0 breaks it, or where R has more
-// points than the law checks one by one.
+// of s_j (R's leaves s; any t <= s_j for the last), and that R. None (k = 0) where index 0 breaks
+// it, or where R has more points than the law checks one by one.
 COTILE_HD constexpr MaxCommon common_prefix(const MaxCommon& m, const Layout& a, const Layout& b) {
-  const laws::Flat fa = laws::flat(a), fb = laws::flat(b), fr = laws::flat(m.r);
-  const int64_t na = fa.size(), nb = fb.size(), nr = fr.size();
-  if (nr > laws::law_points()) return {Layout{}, static_int(0), false};
-  int64_t i0 = 0;
-  for (; i0 < nr; ++i0) {
-    const int64_t j = fr(i0);
-    if (j < 0 || j >= na || j >= nb || fa(j) != i0 || fb(j) != i0) break;
-  }
+  const laws::Flat fr = laws::flat(m.r);
+  if (fr.size() > laws::law_points()) return {Layout{}, static_int(0), false};
+  const int64_t i0 = laws::first_uncommon(laws::flat(a), laws::flat(b), fr);
   if (i0 == 0) return {Layout{}, static_int(0), false};
   Int k = static_int(1);
   for (int l = 0; l < m.r.shape.num_leaves(); ++l) {

@@ -94,6 +94,18 @@ COTILE_HD constexpr LawReport downcast(const Layout& l, int64_t n, const Layout&
 
 inline constexpr const char* kMaxCommonLaw = "A(R(i)) = B(R(i)) = i with R(i) an index of A and B";
 
+// The first i < size(R) at which the law breaks (R(i) not an index of both, or A(R(i)) or B(R(i))
+// not i), else size(R): the law's point-by-point check, and where the calculator's common prefix
+// of R ends (algebra/cast.hpp, common_prefix).
+COTILE_HD constexpr int64_t first_uncommon(const Flat& fa, const Flat& fb, const Flat& fr) {
+  const int64_t na = fa.size(), nb = fb.size(), nr = fr.size();
+  for (int64_t i = 0; i < nr; ++i) {
+    const int64_t j = fr(i);
+    if (j < 0 || j >= na || j >= nb || fa(j) != i || fb(j) != i) return i;
+  }
+  return nr;
+}
+
 // The law for R = max_common_layout(A, B), or for its first `vector_n` = max_common_vector(A, B)
 // indices (the result the messages name).
 // `steps_hold`: the algorithm's steps (right_inverse(B), A o right_inverse(B), right_inverse(B)
@@ -139,10 +151,7 @@ COTILE_HD constexpr LawReport max_common_layout(const char* op, const Layout& a,
     name_cute(f);
     return f;
   }
-  for (int64_t i = 0; i < nr; ++i) {
-    const int64_t j = fr(i);
-    if (j < 0 || j >= na || j >= nb || fa(j) != i || fb(j) != i) return failure(i, j);
-  }
+  if (const int64_t i = first_uncommon(fa, fb, fr); i < nr) return failure(i, fr(i));
   rep.points = nr;
   return rep;
 }
