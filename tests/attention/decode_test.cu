@@ -13,6 +13,7 @@
 //   decode_test            the full grid (~200 cases) and the large case
 //   decode_test --quick    a small subset (for compute-sanitizer)
 // Exit 77 (skipped) without a GPU.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -74,6 +75,20 @@ __global__ void fill_random(void* dst, int64_t n, int t, uint64_t seed, float am
 void fill(const Buf& b, int64_t n, int t, uint64_t seed, float amp) {
   fill_random<<<1024, 256>>>(b.p, n, t, seed, amp);
   CHECK_CUDA(cudaGetLastError());
+}
+
+// NaN in every cache row no sequence attends: rows n >= limit[blk] of each block blk (a cache
+// batch or a page) of `sb` bytes, whose rows are `sn` bytes apart and whose heads `sh` apart (either
+// order); limit[blk] is the attended rows the block holds (0: no sequence maps it). Rows past a
+// sequence's length are read by no kernel path, only zero-filled or skipped: a kernel that used
+// one would turn the output to NaN here, where random values might pass the tolerance.
+__global__ void poison_unattended(uint8_t* cache, int64_t bytes, int64_t sb, int64_t sn, int64_t sh,
+                                  const int32_t* limit, int elem_bytes) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < bytes; i += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t in_block = i % sb;
+    const int64_t n = sn >= sh ? in_block / sn : in_block % sh / sn;
+    if (n >= limit[i / sb]) cache[i] = elem_bytes == 1 || i % 2 == 1 ? 0x7f : 0xff;  // e4m3/e5m2 0x7f, 16-bit 0x7fff
+  }
 }
 
 __global__ void to_float_kernel(const void* o, int64_t n, int64_t D, int64_t sh, int t, float* out) {
@@ -154,6 +169,25 @@ bool decode_test::run_case(const Case& c) {
   fill(v, cache_elems, c.kv_type, g_seed * 7 + 3, amp_kv);
   fill(kn, new_elems, c.kv_type, g_seed * 7 + 4, amp_kv);
   fill(vn, new_elems, c.kv_type, g_seed * 7 + 5, amp_kv);
+  {  // rows past each sequence's length (and the batches or pages none maps) hold NaN
+    std::vector<int32_t> limit;
+    if (c.cache == Cache::kPaged) {
+      limit.assign(B * pages_per_seq + 3, 0);
+      for (int b = 0; b < B; ++b)
+        for (int j = 0; j < pages_per_seq; ++j)
+          limit[table[b * pages_per_seq + j]] = std::clamp(seqlen[b] - j * c.page, 0, c.page);
+    } else {
+      limit.assign(Bc, 0);
+      for (int b = 0; b < B; ++b) limit[c.remap ? remap[b] : b] = seqlen[b];
+    }
+    Buf lim(limit.size() * 4);
+    CHECK_CUDA(cudaMemcpy(lim.p, limit.data(), limit.size() * 4, cudaMemcpyHostToDevice));
+    for (const Buf* x : {&k, &v})
+      poison_unattended<<<1024, 256>>>(x->as<uint8_t>(), cache_elems * kvb, k_sb * kvb, k_sn * kvb, k_sh * kvb,
+                                       lim.as<int32_t>(), kvb);
+    CHECK_CUDA(cudaGetLastError());
+    CHECK_CUDA(cudaDeviceSynchronize());
+  }
   ++g_seed;
   CHECK_CUDA(cudaMemcpy(seq.p, seqlen.data(), B * 4, cudaMemcpyHostToDevice));
   if (!table.empty()) CHECK_CUDA(cudaMemcpy(tab.p, table.data(), table.size() * 4, cudaMemcpyHostToDevice));
