@@ -120,14 +120,25 @@ COTILE_HD constexpr MaxCommon common_prefix(const MaxCommon& m, const Layout& a,
 }
 
 // The steps' result, or where by_value may answer and it breaks the law, the common prefix (when
-// there is one: else the steps' result, which the operation's law then refuses).
-COTILE_HD constexpr MaxCommon max_common_answer(const char* op, const Layout& a, const Layout& b, Options opt) {
+// there is one: else the steps' result, which the operation's law then refuses). `held`: by_value
+// checked the law on the steps' result and it held, so the operation's check takes that report
+// instead of walking R's points again (law_report).
+struct MaxCommonAnswer {
+  MaxCommon m;
+  bool checked = false;
+  LawReport held;
+  COTILE_HD constexpr LawReport law_report(const char* op, const Layout& a, const Layout& b,
+                                           const Int* vector_n = nullptr) const {
+    return checked ? held : laws::max_common_layout(op, a, b, m.r, m.steps_hold, vector_n);
+  }
+};
+COTILE_HD constexpr MaxCommonAnswer max_common_answer(const char* op, const Layout& a, const Layout& b, Options opt) {
   const MaxCommon m = max_common(a, b, opt);
-  if (!opt.by_value || opt.strict || opt.as_cute || !laws::known(a) || !laws::known(b) ||
-      laws::max_common_layout(op, a, b, m.r, m.steps_hold).holds)
-    return m;
+  if (!opt.by_value || opt.strict || opt.as_cute || !laws::known(a) || !laws::known(b)) return {m, false, {}};
+  const LawReport rep = laws::max_common_layout(op, a, b, m.r, m.steps_hold);
+  if (rep.holds) return {m, true, rep};
   const MaxCommon p = common_prefix(m, a, b);
-  return p.n.value > 0 ? p : m;
+  return {p.n.value > 0 ? p : m, false, {}};
 }
 }  // namespace detail
 
@@ -139,18 +150,18 @@ COTILE_HD constexpr MaxCommon max_common_answer(const char* op, const Layout& a,
 // Where that N runs past A or B (their sizes differ), by_value answers the largest common prefix
 // (detail::common_prefix): max_common_vector(_2:_1, _4:_1) = _2.
 COTILE_HD constexpr Int max_common_vector(const Layout& a, const Layout& b, Options opt = {}) {
-  const detail::MaxCommon m = detail::max_common_answer("max_common_vector", a, b, opt);
+  const detail::MaxCommonAnswer ans = detail::max_common_answer("max_common_vector", a, b, opt);
   return lawful(
-      opt, [&] { return laws::max_common_layout("max_common_vector", a, b, m.r, m.steps_hold, &m.n); }, m.n);
+      opt, [&] { return ans.law_report("max_common_vector", a, b, &ans.m.n); }, ans.m.n);
 }
 
 // max_common_layout(A, B): right_inverse(B) o layout<0>(C) under the same condition, else _1:_0.
 // Law: for i < size(R), R(i) is an index of A and of B, and A(R(i)) = B(R(i)) = i.
 // by_value: the largest common prefix where R runs past A or B, as for max_common_vector.
 COTILE_HD constexpr Layout max_common_layout(const Layout& a, const Layout& b, Options opt = {}) {
-  const detail::MaxCommon m = detail::max_common_answer("max_common_layout", a, b, opt);
+  const detail::MaxCommonAnswer ans = detail::max_common_answer("max_common_layout", a, b, opt);
   return lawful(
-      opt, [&] { return laws::max_common_layout("max_common_layout", a, b, m.r, m.steps_hold); }, m.r);
+      opt, [&] { return ans.law_report("max_common_layout", a, b); }, ans.m.r);
 }
 
 // max_alignment(L): the largest N, judged from L's static parts, such that L's offsets come in
