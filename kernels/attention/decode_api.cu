@@ -79,8 +79,9 @@ struct LaunchHeads {
   }
 };
 
-// The kernel of the launch's head_dim and heads a CTA for cache type kv.
-KernelInfo kernel_for(const LaunchHeads& l, int32_t kv);
+// The kernel of the launch's head_dim and heads a CTA for cache type kv; for the launches `cache`
+// says (params.hpp, CacheKind: a plain kernel where there is one; cotile_decode_run picks it).
+KernelInfo kernel_for(const LaunchHeads& l, int32_t kv, int cache = kAnyCache);
 
 // A launch the plan considers: its heads, kernel, the machine as it runs that kernel, the split
 // choice, and the shared memory a solo launch reserves.
@@ -94,7 +95,13 @@ struct PlannedLaunch {
   int64_t grid(int64_t batch) const { return cta_units(batch) * choice.splits; }
 };
 
-KernelInfo kernel_for(const LaunchHeads& l, int32_t kv) {
+KernelInfo kernel_for(const LaunchHeads& l, int32_t kv, int cache) {
+  if (cache != kAnyCache && l.per_cta == 1 && !l.tokens) switch (l.head_dim) {
+      case 64: return kernel_d64_plain(kv, cache);
+      case 128: return kernel_d128_plain(kv, cache);
+      case 256: return kernel_d256_plain(kv, cache);
+      default: return {};
+    }
   if (l.per_cta == 2) return l.head_dim != 128 ? KernelInfo{} : l.tokens ? kernel_pairs_tokens(kv) : kernel_pairs(kv);
   switch (l.head_dim) {
     case 64: return l.tokens ? kernel_d64_tokens(kv, l.m_blocks) : kernel_d64(kv);
@@ -130,11 +137,11 @@ DriverLaunchFn driver_launch() {
 }
 // The CUfunction of a kernel (one cache slot per head_dim, cache type, heads a CTA, one or
 // several tokens and m-tiles a CTA); null when not found.
-CUfunction driver_function(const LaunchHeads& l, int32_t kv, const void* fn) {
-  static std::atomic<CUfunction> cache[16 * 4];
+CUfunction driver_function(const LaunchHeads& l, int32_t kv, int cache_kind, const void* fn) {
+  static std::atomic<CUfunction> cache[16 * 4 * 3];
   const int heads = l.per_cta == 2 ? 3 : l.head_dim == 64 ? 0 : l.head_dim == 128 ? 1 : 2;
   const int kind = heads + (!l.tokens ? 0 : 4 * (l.m_blocks == 4 ? 3 : l.m_blocks));  // 2: head_dim 64, 128; 4: 128
-  const int slot = kind * 4 + kv;
+  const int slot = (kind * 4 + kv) * 3 + cache_kind;
   CUfunction f = cache[slot].load(std::memory_order_acquire);
   if (f) return f;
   cudaFunction_t g = nullptr;
@@ -307,6 +314,21 @@ extern "C" cotile_status cotile_decode_plan(const cotile_decode_shape_t* shape, 
     if (per_sm < 1)
       return fail(COTILE_ERROR_UNSUPPORTED,
                   "cotile_decode_plan: the kernel does not fit on this device (%d bytes of shared memory)", k.smem);
+    // The plain kernels a run may launch instead (cotile_decode_run) take the same shared memory, and must
+    // fit as many CTAs an SM: the spread merge waits for every CTA of a one-wave grid to be resident.
+    for (const int cache : {kContiguousCache, kPagedCache}) {
+      const KernelInfo pk = kernel_for(l.heads, s.kv_type, cache);
+      if (!pk.fn) continue;
+      int plain_per_sm = 0;
+      COTILE_CUDA_TRY(cudaFuncSetAttribute(pk.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, l.solo_bytes),
+                      "cotile_decode_plan: shared memory");
+      COTILE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&plain_per_sm, pk.fn, kThreads, k.smem),
+                      "cotile_decode_plan: occupancy");
+      if (plain_per_sm != per_sm || pk.smem != k.smem)
+        return fail(COTILE_ERROR_UNSUPPORTED,
+                    "cotile_decode_plan: a plain kernel fits %d CTAs an SM where its general kernel fits %d",
+                    plain_per_sm, per_sm);
+    }
     // A solo launch (plan.hpp, solo_launch) needs the reservation to leave one CTA an SM; the plan
     // models the clusters resident at the shared memory each launch asks for.
     int alone = 0;
@@ -602,9 +624,16 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
 #if COTILE_DECODE_TRACE
   p.trace = g_trace;
 #endif
+  // The plain kernel of this launch's cache where there is one (params.hpp, CacheKind).
+  const int cache = a.cache_batch_idx || a.k_new || a.window > 0 || a.softcap > 0.0f ? kAnyCache
+                    : paged                                                          ? kPagedCache
+                                                                                     : kContiguousCache;
+  KernelInfo run_k = cache == kAnyCache ? k : kernel_for(lh, s.kv_type, cache);
+  const int run_cache = run_k.fn ? cache : kAnyCache;
+  if (!run_k.fn) run_k = k;
   void* kargs[] = {&p};
   if (const DriverLaunchFn dl = driver_launch()) {
-    if (const CUfunction f = driver_function(lh, s.kv_type, k.fn)) {
+    if (const CUfunction f = driver_function(lh, s.kv_type, run_cache, run_k.fn)) {
       COTILE_CUDA_TRY(launch_with_driver(dl, f, plan->grid, kThreads, plan->smem_bytes, plan->cluster,
                                          static_cast<cudaStream_t>(stream), kargs),
                       "cotile_decode_run: launch");
@@ -612,7 +641,7 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
     }
   }
   const Launch launch(plan->grid, kThreads, plan->smem_bytes, plan->cluster, static_cast<cudaStream_t>(stream), true);
-  COTILE_CUDA_TRY(cudaLaunchKernelExC(&launch.config, k.fn, kargs), "cotile_decode_run: launch");
+  COTILE_CUDA_TRY(cudaLaunchKernelExC(&launch.config, run_k.fn, kargs), "cotile_decode_run: launch");
   return ok();
 }
 

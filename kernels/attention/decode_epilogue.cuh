@@ -9,8 +9,8 @@ namespace cotile::attention::detail {
 // CTA of the unit to arrive merges all partials; clustered splits merge every CTA's warps at
 // once, across the cluster's shared memory.
 // publish_only: write the partial and return (several blocks' spread merge, finish_blocks).
-template <int D, int KvType, bool Pairs, bool Tokens, int MB>
-inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::finish(int mb, bool publish_only) {
+template <int D, int KvType, bool Pairs, bool Tokens, int MB, int Cache>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB, Cache>::finish(int mb, bool publish_only) {
   const MergeBuffers m = merge_buffers(mb);
   const auto write = [&](int row, int d0, const float(&acc)[8], float inv, float lse) {
     write_output(row, d0, acc, inv, lse);
@@ -85,8 +85,8 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::finish(int mb, b
 // published, then one arrival count and one merge pass cover all the blocks' items (the blocks'
 // units are consecutive: their partials too). Otherwise one block after the other: block mb's
 // merge may use the shared memory after every block's buffers, and `last`.
-template <int D, int KvType, bool Pairs, bool Tokens, int MB>
-inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::finish_blocks() {
+template <int D, int KvType, bool Pairs, bool Tokens, int MB, int Cache>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB, Cache>::finish_blocks() {
   if constexpr (MB == 1) {
     finish(0);
   } else {
@@ -120,8 +120,8 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::finish_blocks() 
 // cannot wrap before every CTA has seen it (the last departure is the wrap, and each CTA departs
 // only after its wait), and it is 0 again when the launch ends, with no CTA waiting for an
 // atomic's answer before it exits.
-template <int D, int KvType, bool Pairs, bool Tokens, int MB>
-inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::merge_spread_over_unit() {
+template <int D, int KvType, bool Pairs, bool Tokens, int MB, int Cache>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB, Cache>::merge_spread_over_unit() {
   __syncthreads();  // the CTA's partials are written
   int32_t* count = p.counters + unit;
   const unsigned bound = 2 * unsigned(p.splits) - 1;
@@ -147,9 +147,10 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::merge_spread_ove
 
 // O[b, token, head, d0 .. d0+7] = acc * inv * out_scale (rows past G x q_len are not written); LSE
 // from base 2. A pair's row writes its own head's half of the columns, at d0 - R / 2 for the second head.
-template <int D, int KvType, bool Pairs, bool Tokens, int MB>
-inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::write_output(int row, int d0, const float (&acc)[8],
-                                                                             float inv, float lse2) const {
+template <int D, int KvType, bool Pairs, bool Tokens, int MB, int Cache>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB, Cache>::write_output(int row, int d0,
+                                                                                    const float (&acc)[8], float inv,
+                                                                                    float lse2) const {
   const int m = kRows * m_tile + row;
   if (m >= head_rows()) return;
   const int token = Tokens ? token_of_row(m) : 0, head = h * p.group + m - token * p.group;
@@ -175,11 +176,11 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::write_output(int
 
 // A warp's (max, sum) of its two rows (the row's 4 lanes summed) and O into a block's buffers (its
 // own slot, or the only one: the warpgroup kernel's warp w alone holds block w).
-template <int D, int KvType, bool Pairs, bool Tokens, int MB>
-__device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::store_block(const MergeBuffers& m,
-                                                                                     SoftmaxRow (&row)[2],
-                                                                                     const float (&o)[D / 8][4],
-                                                                                     const SAcc& s_at) const {
+template <int D, int KvType, bool Pairs, bool Tokens, int MB, int Cache>
+__device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB, Cache>::store_block(const MergeBuffers& m,
+                                                                                            SoftmaxRow (&row)[2],
+                                                                                            const float (&o)[D / 8][4],
+                                                                                            const SAcc& s_at) const {
   constexpr auto column = C::o_column();
   const int slot = C::kMergeWarps == 1 ? 0 : warp;
 #pragma unroll

@@ -41,7 +41,9 @@ namespace cotile::attention::detail {
 // MB: the row blocks (m-tiles of 16 query rows) a CTA computes against each K/V tile (several
 // tokens only: 32 rows at head_dim <= 128; decode_api.cu, LaunchHeads). MB = 4: the warpgroup
 // kernel (decode_rows.cuh), 64 rows a CTA by wgmma, warp w's rows block w.
-template <int D, int KvType, bool Pairs = false, bool Tokens = false, int MB = 1>
+// Cache: the launches the kernel serves (params.hpp, CacheKind): any, or one token a sequence on a
+// contiguous or a paged cache without remap, appended tokens, window or soft-cap (the plain kernels).
+template <int D, int KvType, bool Pairs = false, bool Tokens = false, int MB = 1, int Cache = kAnyCache>
 struct DecodeCta {
   using C = Config<D, KvType, MB>;
   static constexpr int kR = C::kR, kStages = C::kStages;
@@ -49,6 +51,14 @@ struct DecodeCta {
   static_assert(MB == 1 || MB == 4 || !C::kFp8,
                 "decode: fp8 caches take one row block a CTA, or the warpgroup kernel's four (plan.hpp)");
   static_assert(MB != 4 || (D == 128 && !Pairs), "decode: the warpgroup kernel is head_dim 128, one KV head a CTA");
+  static_assert(Cache == kAnyCache || (MB == 1 && !Tokens && !Pairs),
+                "decode: the plain kernels are one-token kernels of one KV head a CTA");
+  // What the launch may hold (a plain kernel's answers are constants, so its code has no other path).
+  static constexpr bool kAny = Cache == kAnyCache;
+  __device__ bool paged() const { return Cache == kPagedCache || (kAny && rows.pages != nullptr); }
+  __device__ bool appends() const { return kAny && p.k_new != nullptr; }
+  __device__ int window() const { return kAny ? p.window : 0; }
+  __device__ bool capped() const { return kAny && p.softcap > 0.0f; }
 
   const Params& p;
   uint8_t* smem;
@@ -129,7 +139,7 @@ struct DecodeCta {
   // Issue the cp.async of the warp's tile t (rows tile_row(t) ...) into stage s; rows
   // past hi are zero-filled without being read. Tiles are issued in order, t = 0, 1, 2, ...
   __device__ void issue_tile(const Copy& lc, int t, int s) {
-    if (rows.pages) issue_rows<true>(lc, t, s, page_of_tile(t));  // CTA-uniform
+    if (paged()) issue_rows<true>(lc, t, s, page_of_tile(t));  // CTA-uniform
     else issue_rows<false>(lc, t, s, 0);
   }
   // One 16-byte K/V copy (zero fill unless pred), with the CTA's L2 policy.
@@ -283,14 +293,14 @@ struct DecodeCta {
   __device__ void locate(int seqlen_b) {
     seqlen = seqlen_b;
     const int q_len = Tokens ? p.q_len : 1;
-    const int L = seqlen + (p.k_new ? q_len : 0);
+    const int L = seqlen + (appends() ? q_len : 0);
     first_end = L - q_len + 1;
-    const int start = p.window > 0 ? ::max(0, first_end - p.window) : 0;
+    const int start = window() > 0 ? ::max(0, first_end - window()) : 0;
     constexpr int kChunk = MB == 4 ? kGroupRows : kRows;  // whole tiles a split
     const int chunk = ((L - start + p.splits - 1) / p.splits + kChunk - 1) / kChunk * kChunk;
     lo = ::min(L, start + split * chunk);
     hi = ::min(L, lo + chunk);
-    rows = KvRows::make<L2Only>(p, b, h, seqlen);
+    rows = KvRows::make<L2Only, Cache>(p, b, h, seqlen);
   }
 
   // 0. Before the previous kernel has completed (a dependent launch's head start; only the first
@@ -302,7 +312,7 @@ struct DecodeCta {
   //    harmless. (Not paged caches: a stale length could index past the page table, a real load.)
   //    Measured: docs/design/decode.md, "Launch".
   __device__ void prefetch_before_wait() {
-    if (int(blockIdx.x) >= p.early_ctas) return;
+    if (Cache == kPagedCache || int(blockIdx.x) >= p.early_ctas) return;
     locate<true>(__ldcg(p.seqlen + b));
     const int my_tiles = my_tile_count();
 #pragma unroll
@@ -380,7 +390,7 @@ struct DecodeCta {
   __device__ void run() {
     // 2. The appended tokens go into the cache (once: the m-tile-0 CTA whose rows hold each, token
     //    j by warp j % 4); every CTA reads them from k_new/v_new, so no CTA waits for these stores.
-    if (p.k_new && m_tile == 0 && (Tokens || warp == 0))
+    if (appends() && m_tile == 0 && (Tokens || warp == 0))
 #pragma unroll 1
       for (int j = warp; j < (Tokens ? p.q_len : 1); j += kWarps) {
         const int n = seqlen + j;
@@ -410,7 +420,7 @@ struct DecodeCta {
     // Evict-first unless several CTAs of a head read the same K/V (the others hit L2): m_ctas() > 1,
     // written out (through m_ctas() the two-block kernels' code grew 128 bytes).
     kv_policy = arch::l2_policy(MB == 1 ? p.m_tiles == 1 : p.m_tiles <= MB);
-    if (rows.pages && rows.log2_page < TilePages::kLog2PageLimit) tile_pages.start(page_entries(), lane);
+    if (paged() && rows.log2_page < TilePages::kLog2PageLimit) tile_pages.start(page_entries(), lane);
 #pragma unroll 1
     for (int t = 0; t < kStages - 1; ++t) {
       if (t < my_tiles) issue_tile(lc, t, t);
@@ -436,7 +446,7 @@ struct DecodeCta {
     // tile S is at row s_at.row + SAcc::row_step(i), column s_at.column + SAcc::column_step(i, nt).
     const SAcc s_at = SAcc::of_lane(lane);
     // The scales of the lane's two rows (elements 0, 1 and 2, 3): their KV heads' (kv_head).
-    const bool capped = p.softcap > 0.0f;
+    const bool capped = this->capped();
     const float y_cap = p.softcap * kLog2e;
     float y_scale[2];
     y_scale[0] = y_scale_of(kv_head(s_at.row + SAcc::row_step(0)), capped);
@@ -456,10 +466,10 @@ struct DecodeCta {
         for (int r = 0; r < 2; ++r) {
           const int end = first_end + token_of(kRows * mb + s_at.row + SAcc::row_step(2 * r));
           row_end[mb][r] = ::min(hi, end);
-          row_front[mb][r] = p.window > 0 ? end - p.window : 0;
+          row_front[mb][r] = window() > 0 ? end - window() : 0;
         }
       mask_end = ::min(hi, first_end + token_of(0));
-      mask_front = p.window > 0 ? first_end + token_of(cta_rows() - 1) - p.window : 0;
+      mask_front = window() > 0 ? first_end + token_of(cta_rows() - 1) - window() : 0;
     }
     float o[MB][D / 8][4] = {};
     SoftmaxRow row[MB][2];  // block mb's rows of elements 0, 1 and 2, 3 of this lane's accumulators (softmax.cuh)
@@ -572,10 +582,10 @@ struct DecodeCta {
 
 namespace cotile::attention::detail {
 
-template <int D, int KvType, bool Pairs = false, bool Tokens = false, int MB = 1>
+template <int D, int KvType, bool Pairs = false, bool Tokens = false, int MB = 1, int Cache = kAnyCache>
 __global__ void __launch_bounds__(kThreads, COTILE_DECODE_MIN_CTAS) decode_kernel(const __grid_constant__ Params p) {
   extern __shared__ __align__(1024) uint8_t smem[];
-  DecodeCta<D, KvType, Pairs, Tokens, MB> cta{p, smem};
+  DecodeCta<D, KvType, Pairs, Tokens, MB, Cache> cta{p, smem};
   cta.tid = int(threadIdx.x);
   cta.warp = cta.tid / 32;
   cta.lane = cta.tid % 32;

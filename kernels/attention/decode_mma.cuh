@@ -9,9 +9,9 @@ namespace cotile::attention::detail {
 // s[mb][nt] = Q K^T for row block mb and the 16 K rows of the tile at sk: n8 tile nt = rows
 // 8nt..8nt+7. Even and odd k-steps accumulate separately (two dependency chains per tile), then
 // add. Each K fragment (loaded and converted once) serves every row block.
-template <int D, int KvType, bool Pairs, bool Tokens, int MB>
-inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::scores(const uint8_t* sk, const QFragments& qa,
-                                                                       float (&s)[MB][2][4]) const {
+template <int D, int KvType, bool Pairs, bool Tokens, int MB, int Cache>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB, Cache>::scores(const uint8_t* sk, const QFragments& qa,
+                                                                              float (&s)[MB][2][4]) const {
   float odd[MB][2][4] = {};
   if constexpr (!C::kFp8) {  // k_lane: chunks first
 #pragma unroll
@@ -55,10 +55,10 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::scores(const uin
 }
 
 // o[mb][nt] += P V for the tile at sv (P: the A fragment of row block mb's 16 x 16 probabilities).
-template <int D, int KvType, bool Pairs, bool Tokens, int MB>
-inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::accumulate(const uint8_t* sv,
-                                                                           const uint32_t (&pa)[MB][4],
-                                                                           float (&o)[MB][D / 8][4]) const {
+template <int D, int KvType, bool Pairs, bool Tokens, int MB, int Cache>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB, Cache>::accumulate(const uint8_t* sv,
+                                                                                  const uint32_t (&pa)[MB][4],
+                                                                                  float (&o)[MB][D / 8][4]) const {
   if constexpr (!C::kFp8) {
 #pragma unroll
     for (int j = 0; j < D / 8; j += 2) {  // chunks j, j + 1 of 8 elements
@@ -93,9 +93,10 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::accumulate(const
 
 // P = 2^(y - r) of a 16 x 16 block of scores, added to its rows' sums and packed as P V's A
 // fragment: S's accumulators, two to a register (checked in tiles.cuh).
-template <int D, int KvType, bool Pairs, bool Tokens, int MB>
-__device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::to_p(float (&s)[2][4], SoftmaxRow (&row)[2],
-                                                                              uint32_t (&pa)[4]) {
+template <int D, int KvType, bool Pairs, bool Tokens, int MB, int Cache>
+__device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB, Cache>::to_p(float (&s)[2][4],
+                                                                                     SoftmaxRow (&row)[2],
+                                                                                     uint32_t (&pa)[4]) {
 #pragma unroll
   for (int nt = 0; nt < 2; ++nt)
 #pragma unroll

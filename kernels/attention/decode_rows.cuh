@@ -79,8 +79,8 @@ struct GroupMma<false> {
 // 1. Q's 64 rows (those of the CTA's blocks that are the head's), one cp.async group issued first:
 //    into the Q tile (16-bit caches: Q in the compute type, the plan's rule), or as loaded where the
 //    converted tile will be (fp8 caches: any Q, convert_q_rows).
-template <int D, int KvType, bool Pairs, bool Tokens, int MB>
-inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::start_q_rows() const {
+template <int D, int KvType, bool Pairs, bool Tokens, int MB, int Cache>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB, Cache>::start_q_rows() const {
   constexpr auto tile = group_tile<kGroupRows>();
   const uint8_t* q = p.q + b * p.q_sb + h * p.group * p.q_sh;
   const int rows_here = cta_rows(), j = tid % 16;
@@ -108,9 +108,9 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::start_q_rows() c
 // Paged caches: the page-table entries of this thread's rows of the tile at n0 (issue_group_tile's
 // rows; 0 past hi, not read), loaded one tile before issue_group_tile uses them, so that its copies
 // do not wait for a load (as the per-warp kernel's TilePages). Contiguous caches: nothing.
-template <int D, int KvType, bool Pairs, bool Tokens, int MB>
-__device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::load_group_pages(int n0,
-                                                                                          GroupPages& pages) const {
+template <int D, int KvType, bool Pairs, bool Tokens, int MB, int Cache>
+__device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB, Cache>::load_group_pages(
+    int n0, GroupPages& pages) const {
   if (!rows.pages) return;
   const int r0 = tid / kGroupChunks;
 #pragma unroll
@@ -127,9 +127,9 @@ __device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::load_gr
 // (load_group_pages of n0). No L2 policy on these copies: with one (and the stage's base in a
 // uniform register), ptxas 13.0 emitted cp.async instructions that read uniform registers it never
 // wrote, an illegal instruction on the H200.
-template <int D, int KvType, bool Pairs, bool Tokens, int MB>
-inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::issue_group_tile(int n0, int s,
-                                                                                 const GroupPages& pages) const {
+template <int D, int KvType, bool Pairs, bool Tokens, int MB, int Cache>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB, Cache>::issue_group_tile(int n0, int s,
+                                                                                        const GroupPages& pages) const {
   constexpr auto tile = group_tile<kGroupRows>();  // fp8 rows (128 bytes): its first column half
   uint8_t* sk = group_stage(s);
   uint8_t* sv = sk + kGroupRows * kR;
@@ -160,8 +160,8 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::issue_group_tile
 
 // fp8 caches: Q as loaded (any type, where converted_tile is: start_q_rows) -> the Q tile in the
 // compute type (f16), 8 columns a thread a step. Rows past the head's were zero-filled.
-template <int D, int KvType, bool Pairs, bool Tokens, int MB>
-inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::convert_q_rows() const {
+template <int D, int KvType, bool Pairs, bool Tokens, int MB, int Cache>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB, Cache>::convert_q_rows() const {
   constexpr auto tile = group_tile<kGroupRows>();
   const uint8_t* raw = converted_tile();
 #pragma unroll 1
@@ -179,8 +179,8 @@ inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::convert_q_rows()
 // fp8 caches: the 16-byte chunks of stage s this thread copied (issue_group_tile's, so that its own
 // cp.async wait makes them readable) -> the 16-bit K and V tiles: the 16 fp8 columns 16j .. 16j + 15
 // of row r become bytes 32j .. 32j + 31 of its row, in the tiles wgmma reads (group_tile).
-template <int D, int KvType, bool Pairs, bool Tokens, int MB>
-__device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::convert_group_tile(int s) const {
+template <int D, int KvType, bool Pairs, bool Tokens, int MB, int Cache>
+__device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB, Cache>::convert_group_tile(int s) const {
   constexpr auto tile = group_tile<kGroupRows>();
   const uint8_t* raw = group_stage(s);
   uint8_t* conv = converted_tile();
@@ -202,8 +202,8 @@ __device__ __forceinline__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::convert
     }
 }
 
-template <int D, int KvType, bool Pairs, bool Tokens, int MB>
-inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB>::run_rows() {
+template <int D, int KvType, bool Pairs, bool Tokens, int MB, int Cache>
+inline __device__ void DecodeCta<D, KvType, Pairs, Tokens, MB, Cache>::run_rows() {
   using Mma = GroupMma<C::kBf16>;
   const int tiles = hi > lo ? (hi - lo + kGroupRows - 1) / kGroupRows : 0;
   GroupPages pages = {};

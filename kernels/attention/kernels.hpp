@@ -4,6 +4,8 @@
 // kernels of 64 rows (decode_d128_rows.cu).
 #pragma once
 
+#include "params.hpp"
+
 namespace cotile::attention::detail {
 
 struct KernelInfo {
@@ -15,6 +17,11 @@ struct KernelInfo {
 KernelInfo kernel_d64(int kv_type);
 KernelInfo kernel_d128(int kv_type);
 KernelInfo kernel_d256(int kv_type);
+// The plain kernels of one token a sequence (params.hpp, CacheKind: kContiguousCache or kPagedCache),
+// decode_d64/128/256_plain.cu; none for kAnyCache.
+KernelInfo kernel_d64_plain(int kv_type, int cache);
+KernelInfo kernel_d128_plain(int kv_type, int cache);
+KernelInfo kernel_d256_plain(int kv_type, int cache);
 KernelInfo kernel_pairs(int kv_type);                     // pairs of head_dim-64 KV heads (fp8 only; else none)
 KernelInfo kernel_d64_tokens(int kv_type, int m_blocks);  // q_len > 1 (Params::q_len); m_blocks 1 or 2
 KernelInfo kernel_d128_tokens(int kv_type, int m_blocks);
@@ -25,14 +32,14 @@ KernelInfo kernel_pairs_tokens(int kv_type);   // pairs with q_len > 1 (2G x q_l
 
 // The kernel of head_dim D for a cache type (included by the decode_d*.cu files only).
 #ifdef COTILE_DECODE_KERNEL_DEFINITIONS
-template <int D, int T, bool Pairs = false, bool Tokens = false, int MB = 1>
+template <int D, int T, bool Pairs = false, bool Tokens = false, int MB = 1, int Cache = kAnyCache>
 KernelInfo kernel_info() {
-  return {reinterpret_cast<const void*>(&decode_kernel<D, T, Pairs, Tokens, MB>), Config<D, T, MB>::kSmem, MB};
+  return {reinterpret_cast<const void*>(&decode_kernel<D, T, Pairs, Tokens, MB, Cache>), Config<D, T, MB>::kSmem, MB};
 }
 // (MB = 4: 16-bit caches here, fp8 ones in their own translation unit, kernel_d128_rows_fp8.)
-template <int D, bool Pairs = false, bool Tokens = false, int MB = 1>
+template <int D, bool Pairs = false, bool Tokens = false, int MB = 1, int Cache = kAnyCache>
 KernelInfo kernel_for_cache_type(int kv_type) {
-  auto info = [](auto kv) -> KernelInfo { return kernel_info<D, decltype(kv)::value, Pairs, Tokens, MB>(); };
+  auto info = [](auto kv) -> KernelInfo { return kernel_info<D, decltype(kv)::value, Pairs, Tokens, MB, Cache>(); };
   switch (kv_type) {
     case COTILE_F16:
       if constexpr (Pairs) return {};
@@ -48,6 +55,13 @@ KernelInfo kernel_for_cache_type(int kv_type) {
       else return info(std::integral_constant<int, COTILE_E5M2>{});
     default: return {};
   }
+}
+// The plain kernels of head_dim D (decode_d*_plain.cu).
+template <int D>
+KernelInfo plain_kernel_for(int kv_type, int cache) {
+  return cache == kContiguousCache ? kernel_for_cache_type<D, false, false, 1, kContiguousCache>(kv_type)
+         : cache == kPagedCache    ? kernel_for_cache_type<D, false, false, 1, kPagedCache>(kv_type)
+                                   : KernelInfo{};
 }
 #endif
 

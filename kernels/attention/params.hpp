@@ -15,6 +15,13 @@ constexpr int kRows = 16, kWarps = 4, kMaxSplits = 128, kMaxCluster = 8;
 constexpr int kMaxQLen = 8;  // query tokens a sequence (decode.h, shape.q_len)
 constexpr int kThreads = 32 * kWarps;
 
+// The launches a one-token kernel is compiled for (DecodeCta's Cache): any launch, or only those
+// of a contiguous or of a paged cache without a remap, appended tokens, window or soft-cap (the
+// "plain" kernels, decode_d*_plain.cu): the code of the paths such a launch never takes is not in
+// them, which an isolated call would fetch cold around the paths it takes (docs/design/decode.md,
+// "Code size").
+enum CacheKind : int { kAnyCache = 0, kContiguousCache = 1, kPagedCache = 2 };
+
 // Bytes of one element of a cotile_dtype.
 constexpr int dtype_bytes(int t) { return t == COTILE_F16 || t == COTILE_BF16 ? 2 : 1; }
 

@@ -333,9 +333,23 @@ struct KvRows {
 
   // L2Only: the remap is read past L1 (a read before the dependency wait must leave no line in L1
   // that a read after it could hit).
-  template <bool L2Only = false>
+  // Cache (params.hpp, CacheKind): a plain kernel's launch, whose page table is known to be absent
+  // or present and whose remap and appended tokens absent, whatever Params holds.
+  template <bool L2Only = false, int Cache = kAnyCache>
   __device__ static KvRows make(const Params& p, int b, int h, int seqlen) {
     KvRows r;
+    if constexpr (Cache != kAnyCache) {
+      const bool paged = Cache == kPagedCache;
+      const int64_t seq = paged ? 0 : b;
+      r.k = p.k + seq * p.k_sb + h * p.k_sh, r.v = p.v + seq * p.v_sb + h * p.v_sh;
+      r.k_new = r.v_new = nullptr;
+      r.pages = paged ? p.page_table + b * p.pt_stride : nullptr;
+      r.k_sn = int32_t(p.k_sn), r.v_sn = int32_t(p.v_sn);
+      r.k_sp = paged ? int32_t(p.k_sb) : 0, r.v_sp = paged ? int32_t(p.v_sb) : 0;
+      r.log2_page = paged ? p.log2_page : 30;
+      r.appended = -1, r.n_appended = 0, r.kn_st = r.vn_st = 0;
+      return r;
+    }
     const int64_t seq = p.page_table ? 0 : !p.batch_idx ? b : L2Only ? __ldcg(p.batch_idx + b) : p.batch_idx[b];
     r.k = p.k + seq * p.k_sb + h * p.k_sh;
     r.v = p.v + seq * p.v_sb + h * p.v_sh;

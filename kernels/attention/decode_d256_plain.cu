@@ -1,0 +1,9 @@
+// The plain decode kernels for head_dim 256 (params.hpp, CacheKind): one token a sequence on a
+// contiguous or a paged cache without remap, appended tokens, window or soft-cap, one per cache type.
+#include "decode_kernel.cuh"
+#define COTILE_DECODE_KERNEL_DEFINITIONS
+#include "kernels.hpp"
+
+cotile::attention::detail::KernelInfo cotile::attention::detail::kernel_d256_plain(int kv_type, int cache) {
+  return plain_kernel_for<256>(kv_type, cache);
+}
