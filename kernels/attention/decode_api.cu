@@ -96,12 +96,15 @@ struct PlannedLaunch {
 };
 
 KernelInfo kernel_for(const LaunchHeads& l, int32_t kv, int cache) {
-  if (cache != kAnyCache && l.per_cta == 1 && !l.tokens) switch (l.head_dim) {
+  if (cache != kAnyCache) {  // one token, one KV head a CTA only; else none
+    if (l.per_cta != 1 || l.tokens) return {};
+    switch (l.head_dim) {
       case 64: return kernel_d64_plain(kv, cache);
       case 128: return kernel_d128_plain(kv, cache);
       case 256: return kernel_d256_plain(kv, cache);
       default: return {};
     }
+  }
   if (l.per_cta == 2) return l.head_dim != 128 ? KernelInfo{} : l.tokens ? kernel_pairs_tokens(kv) : kernel_pairs(kv);
   switch (l.head_dim) {
     case 64: return l.tokens ? kernel_d64_tokens(kv, l.m_blocks) : kernel_d64(kv);
