@@ -25,10 +25,13 @@ struct Swizzle {
   }
 };
 
+// Sw<B,M,S> reads bits M + max(S, 0) ... + B - 1 of an offset and writes bits M + max(-S, 0) ...
+// + B - 1: every one must be a bit of a non-negative 64-bit offset (0 ... 62), or the shifts above
+// would leave the integer (undefined) or wrap into its sign (a silently wrong offset).
 COTILE_HD constexpr Swizzle make_swizzle(int b, int m, int s) {
-  if (b < 0 || m < 0 || b > 16 || m > 32 || (s < 0 ? -s : s) < b || (s < 0 ? -s : s) > 32)
-    fail("Swizzle", "requires 0 <= B <= |S| and small M, |S| (bit positions within 64 bits)", nullptr, arg("B", b),
-         arg("M", m), arg("S", s));
+  if (b < 0 || m < 0 || m > 63 || s < -63 || s > 63 || (s < 0 ? -s : s) < b || m + (s < 0 ? -s : s) + b > 63)
+    fail("Swizzle", "requires 0 <= B <= |S|, 0 <= M and M + |S| + B <= 63 (bits 0 to 62 of an offset)", nullptr,
+         arg("B", b), arg("M", m), arg("S", s));
   return Swizzle{b, m, s};
 }
 

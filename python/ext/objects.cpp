@@ -108,16 +108,8 @@ void bind_objects(py::module_& m) {
       .def("__hash__", [](const Layout& l) { return py::hash(py::str(plain_text(layout_value(l)))); });
 
   py::class_<Swizzle>(m, "Swizzle", "CuTe's Swizzle<B,M,S> (printed Sw<B,M,S>): x ^ ((x & YYY) >> S).")
-      .def(py::init([](int b, int mbase, int s) {
-             if (b < 0 || mbase < 0 || (s < 0 ? -s : s) < b || b > 64 || mbase > 64 || s > 64 || s < -64) {
-               const std::string rule = "requires 0 <= B, 0 <= M and |S| >= B (each at most 64)";
-               throw Error("Swizzle", rule,
-                           "Swizzle: " + rule + "\n  B = " + std::to_string(b) + ", M = " + std::to_string(mbase) +
-                               ", S = " + std::to_string(s));
-             }
-             return Swizzle{b, mbase, s};
-           }),
-           py::arg("bits"), py::arg("base"), py::arg("shift"))
+      .def(py::init([](int b, int mbase, int s) { return make_swizzle(b, mbase, s); }), py::arg("bits"),
+           py::arg("base"), py::arg("shift"))
       .def_readonly("bits", &Swizzle::b)
       .def_readonly("base", &Swizzle::m)
       .def_readonly("shift", &Swizzle::s)

@@ -80,7 +80,13 @@ def test_out_of_range_integers_and_swizzles():
     t, m = message(lambda: Layout(2 ** 70))
     assert t is LayoutError and m == "Layout: argument 'shape' = 1180591620717411303424 does not fit in 64 bits"
     t, m = message(lambda: Swizzle(3, 4, 2))
-    assert t is LayoutError and m.startswith("Swizzle: requires 0 <= B, 0 <= M and |S| >= B")
+    assert t is LayoutError and m == ("Swizzle: requires 0 <= B <= |S|, 0 <= M and M + |S| + B <= 63 (bits 0 to 62 of "
+                                      "an offset)\n  B = 3\n  M = 4\n  S = 2")
+    # the engine's rule, as the text's Sw<B,M,S>: bits past 62 would leave the offset or reach its sign
+    for b, m_, s in [(20, 20, 40), (1, 32, 31), (64, 0, 64), (1, 0, -63)]:
+        t, m = message(lambda: Swizzle(b, m_, s))
+        assert t is LayoutError and m.startswith("Swizzle: requires 0 <= B <= |S|"), (b, m_, s)
+    assert Swizzle(1, 31, 31)(1 << 62) == (1 << 62) | (1 << 31)
 
 
 def test_deep_nesting_is_refused_not_a_crash():
@@ -123,5 +129,6 @@ def test_deeply_nested_python_tuples_are_refused_not_a_crash():
 
 def test_a_swizzle_too_large_to_measure_is_refused():
     assert Swizzle(3, 4, 3).size() == 1 << 10
-    t, m = message(lambda: Swizzle(20, 20, 40).size())
-    assert t is LayoutError and m == "Swizzle.size: the domain 2^80 does not fit in 64 bits"
+    assert Swizzle(1, 30, 31).size() == 1 << 62
+    t, m = message(lambda: Swizzle(1, 31, 31).size())
+    assert t is LayoutError and m == "Swizzle.size: the domain 2^63 does not fit in 64 bits"

@@ -84,3 +84,33 @@ TEST(Text, ParseErrorsShowTheColumn) {
             "parse: expected an integer that fits in 64 bits at column 20, found '9'\n  -9223372036854775809\n        "
             "             ^");
 }
+
+// A swizzle moves bits 0 to 62 of an offset only: Sw<16,32,32> would read bits 64 to 79 (a shift
+// past the integer), Sw<20,20,-30> write bits 50 to 69 (wrapped into the sign). The highest one
+// that fits reads bit 62.
+TEST(Text, SwizzleBitsStayWithinAnOffset) {
+  auto msg = [](const std::string& s) {
+    try {
+      text::parse(s);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(msg("Sw<16,32,32>"),
+            "parse: expected valid swizzle parameters (requires 0 <= B <= |S|, 0 <= M and M + |S| + B <= 63 (bits 0 "
+            "to 62 of an offset)) at column 13, found end of input\n  Sw<16,32,32>\n              ^");
+  EXPECT_NE(msg("Sw<20,20,-30>"), "");
+  EXPECT_NE(msg("Sw<1,32,31>"), "");
+  EXPECT_EQ(msg("Sw<1,31,31>"), "");
+  EXPECT_EQ(calc("eval(Sw<1,31,31> o _0 o _2:_4611686018427387904, 1)"),
+            std::to_string((int64_t(1) << 62) | (int64_t(1) << 31)));
+  try {
+    (void)make_swizzle(3, 4, 2);
+    ADD_FAILURE() << "Sw<3,4,2> accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "Swizzle: requires 0 <= B <= |S|, 0 <= M and M + |S| + B <= 63 (bits 0 to 62 of an offset)\n  B = 3\n  "
+              "M = 4\n  S = 2");
+  }
+}
