@@ -64,7 +64,8 @@ TEST(LawMessages, LeftInverseOfATieWithARunTimeOne) {
 TEST(LawMessages, LeftInverseOfANonInjectiveLayout) {
   EXPECT_EQ(
       calc_error("left_inverse((8,4):(_24,12))"),
-      "left_inverse: L(R(L(i))) = L(i) fails at i = 23 (L(23) = 192, R(192) = 8, L(8) = 12)\n"
+      "left_inverse: L(R(L(i))) = L(i) with R(L(i)) an index of L fails at i = 23 (L(23) = 192, R(192) = 8, L(8) = "
+      "12)\n"
       "  L = (8,4):(_24,12)\n"
       "  why: L is not injective: L(1) = L(16) = 24, and R does not send 192 to an index with that offset\n"
       "  CuTe 4.7 refuses these inputs (left_inverse needs static strides)\n"
@@ -72,6 +73,16 @@ TEST(LawMessages, LeftInverseOfANonInjectiveLayout) {
       "each mode ends below the next stride; use right_inverse, or reorder, split or drop the offending modes");
   // CuTe refuses these inputs (dynamic strides), and so does --as-cute.
   EXPECT_THROW(calc_as_cute("left_inverse((8,4):(_24,12))"), cotile::Error);
+  // R(4) = 16 reaches L(2) = 4 again only as L is evaluated past its 16 indices.
+  EXPECT_EQ(
+      calc_error("left_inverse((_4,2,_2):(_2,1,2))"),
+      "left_inverse: L(R(L(i))) = L(i) with R(L(i)) an index of L fails at i = 2 (L(2) = 4, R(4) = 16, not an index "
+      "of L: its size is 16)\n"
+      "  L = (_4,2,_2):(_2,1,2)\n"
+      "  why: L is not injective: L(1) = L(8) = 2, and R does not send 4 to an index with that offset\n"
+      "  CuTe 4.7 refuses these inputs (left_inverse needs static strides)\n"
+      "  fix: left_inverse inverts injective layouts whose strides, sorted, are positive, each divides the next and "
+      "each mode ends below the next stride; use right_inverse, or reorder, split or drop the offending modes");
 }
 
 // CuTe's arithmetic gives (2,0,1):(_2,25,48), an extent of 0.

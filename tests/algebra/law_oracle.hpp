@@ -98,13 +98,13 @@ inline std::string complement(const Layout& l, int64_t target, const Layout& c) 
   return "";
 }
 
-// left_inverse: R(L(i)) = i when L is injective, else L(R(L(i))) = L(i).
+// left_inverse: R(L(i)) = i when L is injective, else R(L(i)) an index of L and L(R(L(i))) = L(i).
 inline std::string left_inverse(const Layout& l, const Layout& r) {
   const Fn fl(l), fr(r);
   const bool inj = injective(fl);
   for (int64_t i = 0; i < fl.size(); ++i) {
     const int64_t x = fl(i), j = fr(x);
-    if (inj ? j != i : fl(j) != x) return "at i = " + std::to_string(i);
+    if (inj ? j != i : j < 0 || j >= fl.size() || fl(j) != x) return "at i = " + std::to_string(i);
   }
   return "";
 }
@@ -191,6 +191,63 @@ inline std::string nullspace(const Layout& l, const Layout& k) {
   return want == got ? ""
                      : "K's indices are not the nullspace's (" + std::to_string(got.size()) + " for " +
                            std::to_string(want.size()) + ")";
+}
+
+// Swizzled layouts, C(x) = Sw(offset + L(x)). Sw<B,M,S> from its definition, bit by bit: for
+// j < B, bit M + max(S, 0) + j of x is xor-ed into bit M + max(S, 0) + j - S.
+struct SwFn {
+  int b, m, s;
+  int64_t operator()(int64_t x) const {
+    int64_t r = x;
+    for (int j = 0; j < b; ++j) {
+      const int src = m + (s > 0 ? s : 0) + j, dst = src - s;
+      if ((x >> src) & 1) r ^= int64_t(1) << dst;
+    }
+    return r;
+  }
+};
+struct ComposedFn {
+  SwFn sw;
+  int64_t offset;
+  Fn l;
+  explicit ComposedFn(const ComposedLayout& c)
+      : sw{c.swizzle.b, c.swizzle.m, c.swizzle.s}, offset(c.offset.value), l(c.layout) {}
+  int64_t operator()(int64_t x) const { return sw(offset + l(x)); }
+  int64_t size() const { return l.size(); }
+};
+
+// composition(L, Sw) = R: size(R) = size(L), R(x) = L(Sw(x)) for x < size(L).
+inline std::string layout_after_swizzle(const Layout& l, const Swizzle& sw, const ComposedLayout& r) {
+  const Fn fl(l);
+  const SwFn fs{sw.b, sw.m, sw.s};
+  const ComposedFn fr(r);
+  if (fr.size() != fl.size()) return "size(R) != size(L)";
+  for (int64_t x = 0; x < fl.size(); ++x)
+    if (fr(x) != fl(fs(x)))
+      return "R(" + std::to_string(x) + ") = " + std::to_string(fr(x)) + " != L(Sw(x)) = " + std::to_string(fl(fs(x)));
+  return "";
+}
+
+// right_inverse(C) = R: R(i) an index of C and C(R(i)) = i for i < size(R).
+inline std::string swizzled_right_inverse(const ComposedLayout& c, const ComposedLayout& r) {
+  const ComposedFn fc(c), fr(r);
+  for (int64_t i = 0; i < fr.size(); ++i)
+    if (fr(i) < 0 || fr(i) >= fc.size() || fc(fr(i)) != i) return "at i = " + std::to_string(i);
+  return "";
+}
+
+// left_inverse(C) = R: R(C(i)) = i when C is injective, else R(C(i)) an index of C and
+// C(R(C(i))) = C(i).
+inline std::string swizzled_left_inverse(const ComposedLayout& c, const ComposedLayout& r) {
+  const ComposedFn fc(c), fr(r);
+  std::set<int64_t> seen;
+  bool inj = true;
+  for (int64_t i = 0; i < fc.size() && inj; ++i) inj = seen.insert(fc(i)).second;
+  for (int64_t i = 0; i < fc.size(); ++i) {
+    const int64_t x = fc(i), j = fr(x);
+    if (inj ? j != i : j < 0 || j >= fc.size() || fc(j) != x) return "at i = " + std::to_string(i);
+  }
+  return "";
 }
 
 // The leaves of a layout as a sorted list of (shape, stride): equal for layouts that are the same

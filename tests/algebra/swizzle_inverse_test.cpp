@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <random>
 
+#include "law_oracle.hpp"
 #include "test_util.hpp"
 
 using namespace cotile;
@@ -95,7 +96,7 @@ Swizzle random_swizzle(std::mt19937& g) {
 // breaks it somewhere.
 TEST(SwizzleInverse, LawsOnGeneratedInputs) {
   std::mt19937 g(20261203);
-  int kept[3] = {}, refused[3] = {};
+  int kept[3] = {}, refused[3] = {}, cute_wrong[2] = {};
   for (int n = 0; n < 3000; ++n) {
     const Layout l = random_layout(g);
     const Swizzle sw = random_swizzle(g);
@@ -105,6 +106,7 @@ TEST(SwizzleInverse, LawsOnGeneratedInputs) {
       const ComposedLayout r = composition(l, sw);
       ++kept[0];
       for (int64_t x = 0; x < size_l; ++x) ASSERT_EQ(at(r, x), at(l, sw(x))) << to_string(l) << " " << to_string(sw);
+      EXPECT_EQ(oracle::layout_after_swizzle(l, sw, r), "") << to_string(l) << " " << to_string(sw);
     } catch (const LawError&) {
       ++refused[0];
       LawLog log;
@@ -114,7 +116,8 @@ TEST(SwizzleInverse, LawsOnGeneratedInputs) {
       EXPECT_TRUE(broken) << to_string(l) << " " << to_string(sw);
     } catch (const Error&) {  // masks that are no swizzle's: CuTe refuses too
     }
-    // right_inverse(C): C(R(i)) = i, R(i) < size(C), for i < size(R);  left_inverse(C): C(R(C(i))) = C(i)
+    // right_inverse(C): C(R(i)) = i, R(i) < size(C), for i < size(R);
+    // left_inverse(C): C(R(C(i))) = C(i), R(C(i)) < size(C), for i < size(C)
     const ComposedLayout c{sw, static_int(0), l};
     for (int left = 0; left < 2; ++left) {
       try {
@@ -122,24 +125,75 @@ TEST(SwizzleInverse, LawsOnGeneratedInputs) {
         ++kept[1 + left];
         const int64_t n_points = left ? size_l : size(r.layout).value;
         for (int64_t i = 0; i < n_points; ++i) {
-          // a right inverse's R(i) is an index of C (C beyond its size reaches offsets it lacks)
-          if (!left) {
-            ASSERT_TRUE(at(r, i) >= 0 && at(r, i) < size_l) << to_string(c) << " i = " << i;
-          }
+          // R(i) (right), R(C(i)) (left) is an index of C: C beyond its size reaches offsets it
+          // lacks, and offsets it has from a wrong index
+          const int64_t j = left ? at(r, at(c, i)) : at(r, i);
+          ASSERT_TRUE(j >= 0 && j < size_l) << to_string(c) << " i = " << i;
           ASSERT_EQ(left ? at(c, at(r, at(c, i))) : at(c, at(r, i)), left ? at(c, i) : i) << to_string(c);
         }
+        EXPECT_EQ(left ? oracle::swizzled_left_inverse(c, r) : oracle::swizzled_right_inverse(c, r), "")
+            << to_string(c);
       } catch (const LawError&) {
         ++refused[1 + left];
+        LawLog log;  // CuTe's result, which the independent evaluator must find wrong
+        const Options cute{false, true, &log};
+        try {
+          const ComposedLayout r = left ? left_inverse(c, cute) : right_inverse(c, cute);
+          ++cute_wrong[left];
+          EXPECT_NE(left ? oracle::swizzled_left_inverse(c, r) : oracle::swizzled_right_inverse(c, r), "")
+              << to_string(c) << " -> " << to_string(r);
+        } catch (const Error&) {  // masks no swizzle's on the way: CuTe has no result either
+        }
       } catch (const Error&) {  // left_inverse of a non-injective layout, masks no swizzle's
       }
     }
   }
   std::printf("kept / refused: composition %d / %d, right_inverse %d / %d, left_inverse %d / %d\n", kept[0], refused[0],
               kept[1], refused[1], kept[2], refused[2]);
+  std::printf("CuTe's results of the refused inverses judged: right %d, left %d\n", cute_wrong[0], cute_wrong[1]);
+  EXPECT_GT(cute_wrong[0], 10);
+  EXPECT_GT(cute_wrong[1], 10);
   // The generator reaches both outcomes of each operation.
   for (int k = 0; k < 3; ++k) {
     EXPECT_GT(kept[k], 300) << k;
     EXPECT_GT(refused[k], 10) << k;
   }
   std::printf("kept %d %d %d, refused %d %d %d\n", kept[0], kept[1], kept[2], refused[0], refused[1], refused[2]);
+}
+
+// The independent evaluator (law_oracle.hpp: its own swizzle, bit by bit) agrees with the engine's
+// swizzle and finds CuTe's wrong results, which the fuzz targets rely on.
+TEST(SwizzleInverse, OracleFindsCutesWrongResults) {
+  for (int b = 0; b <= 3; ++b)
+    for (int m = 0; m <= 4; ++m)
+      for (int s = b; s <= b + 3; ++s)
+        for (int sign : {1, -1}) {
+          const Swizzle sw = make_swizzle(b, m, sign * s);
+          const oracle::SwFn f{sw.b, sw.m, sw.s};
+          for (int64_t x = 0; x < 4096; x += 7) ASSERT_EQ(f(x), sw(x)) << to_string(sw) << " " << x;
+        }
+  LawLog log;
+  const Options cute{false, true, &log};
+  const Layout l = L("(_2,_2):(_1,_1)");
+  EXPECT_EQ(oracle::layout_after_swizzle(l, make_swizzle(1, 1, 1), composition(l, make_swizzle(1, 1, 1), cute)),
+            "R(3) = 3 != L(Sw(x)) = 2");
+  const ComposedLayout c{make_swizzle(1, 0, -1), static_int(0), L("_2:_1")};
+  EXPECT_EQ(oracle::swizzled_right_inverse(c, right_inverse(c, cute)), "at i = 1");
+  // C = Sw<1,0,1> o _0 o (_2,_2):(_1,_1) takes 0, 1, 1, 3: R = _4:_0 sends every offset to index 0;
+  // CuTe's R = Sw<1,1,1> o _0 o _2:_2 sends 3 to 4, past C's indices, where C evaluated past its
+  // size reaches 3 again (and the engine refuses it).
+  const ComposedLayout d{make_swizzle(1, 0, 1), static_int(0), L("(_2,_2):(_1,_1)")};
+  EXPECT_EQ(oracle::swizzled_left_inverse(d, ComposedLayout{Swizzle{}, static_int(0), L("_4:_0")}), "at i = 1");
+  EXPECT_EQ(to_string(left_inverse(d, cute)), "Sw<1,1,1> o _0 o _2:_2");
+  EXPECT_EQ(oracle::swizzled_left_inverse(d, left_inverse(d, cute)), "at i = 3");
+  EXPECT_EQ(calc_error("left_inverse(Sw<1,0,1> o _0 o (_2,_2):(_1,_1))"),
+            "left_inverse: C(R(C(i))) = C(i) with R(C(i)) an index of C fails at i = 3 (R(C(3)) = 4, not an index "
+            "of C: its size is 4)\n"
+            "  C = Sw<1,0,1> o _0 o (_2,_2):(_1,_1)\n"
+            "  why: the layout does not carry the swizzle's bits one to one onto bits it adds\n"
+            "  CuTe 4.7 returns Sw<1,1,1> o _0 o _2:_2 here\n"
+            "  fix: keep the swizzle outside the layout (Sw o L), or give the layout power-of-two strides on the "
+            "swizzle's bits");
+  // a step's law broken where the result keeps its own: C = Sw<1,0,1> o _0 o (1):(_3) has one index
+  EXPECT_EQ(calc("left_inverse(Sw<1,0,1> o _0 o (1):(_3))"), "(_3,1):(_0,_1)");
 }

@@ -37,19 +37,31 @@ COTILE_HD constexpr int lowest_bit(int64_t x) {
 }
 }  // namespace detail
 
+namespace detail {
+// The swizzle whose source bits are y and target bits z, into `sw`: 0, else why there is none
+// (1: not two non-negative sets of B bits; 2: not B contiguous bits each, at least B apart).
+COTILE_HD constexpr int swizzle_from_masks(int64_t y, int64_t z, Swizzle& sw) {
+  const int b = popcount64(y);
+  if (y < 0 || z < 0 || popcount64(z) != b) return 1;
+  sw = Swizzle{};
+  if (b == 0) return 0;
+  const int ly = lowest_bit(y), lz = lowest_bit(z);
+  sw = Swizzle{b, ly < lz ? ly : lz, ly - lz};
+  return (sw.s < 0 ? -sw.s : sw.s) < b || swizzle_source_mask(sw) != y || swizzle_target_mask(sw) != z ? 2 : 0;
+}
+}  // namespace detail
+
 // The swizzle whose source bits are y and target bits z (CuTe's make_swizzle<Y, Z>): B bits,
 // M = the lower of the two lowest bits, S = their distance. Requires: y and z the masks of one
 // swizzle (B contiguous bits each, |S| >= B); `what` names them in the error.
 COTILE_HD constexpr Swizzle swizzle_of_masks(int64_t y, int64_t z, const char* op = "make_swizzle",
                                              const char* what = "the masks") {
-  const int b = detail::popcount64(y);
-  if (y < 0 || z < 0 || detail::popcount64(z) != b)
+  Swizzle sw;
+  const int why = detail::swizzle_from_masks(y, z, sw);
+  if (why == 1)
     fail(op, "a swizzle's source and target masks are two non-negative sets of B bits", what, arg("source mask", y),
          arg("target mask", z));
-  if (b == 0) return Swizzle{};
-  const int ly = detail::lowest_bit(y), lz = detail::lowest_bit(z);
-  const Swizzle sw{b, ly < lz ? ly : lz, ly - lz};
-  if ((sw.s < 0 ? -sw.s : sw.s) < b || swizzle_source_mask(sw) != y || swizzle_target_mask(sw) != z)
+  if (why == 2)
     fail(op, "a swizzle's source and target masks are B contiguous bits each, at least B apart", what,
          arg("source mask", y), arg("target mask", z));
   return sw;
@@ -81,8 +93,24 @@ COTILE_HD constexpr ComposedLayout swizzled_inverse(bool left, const ComposedLay
   if (!is_constant(c.offset, 0))
     fail(op, "a swizzled layout's inverse needs a _0 offset (Sw o _0 o L)",
          "invert the layout without its offset and subtract the offset before the inverse", arg("offset", c.offset));
-  const Layout inv = left ? left_inverse(c.layout, opt) : right_inverse(c.layout, opt);
-  const ComposedLayout r = composition(inv, c.swizzle, opt);
+  // The law enforced is the result's own (point by point): CuTe's two steps can each break theirs
+  // where the result keeps its own, e.g. C = Sw<1,0,1> o _0 o (1):(_3), one index at offset 0, whose
+  // left inverse (_3,1):(_0,_1) sends 0 back to index 0 though left_inverse((1):(_3)) does not
+  // send 3 to index 1. So the steps run as CuTe's arithmetic, their violations logged (in CuTe's
+  // mode, to the caller's log); their refusals of inputs stay.
+  LawLog steps_log;
+  const Options steps = opt.as_cute ? opt : Options{opt.strict, true, &steps_log, opt.by_value};
+  const Layout inv = left ? left_inverse(c.layout, steps) : right_inverse(c.layout, steps);
+  // Where a broken inverse of L carries the swizzle's masks onto no swizzle's, there is no result
+  // (CuTe's composition refuses too): the broken step's law says why better than the masks do.
+  if (steps_log.count > 0) {
+    const Int y = eval(inv, int_tuple(static_int(swizzle_source_mask(c.swizzle)))),
+              z = eval(inv, int_tuple(static_int(swizzle_target_mask(c.swizzle))));
+    Swizzle sw;
+    if (is_known(y) && is_known(z) && detail::swizzle_from_masks(y.value, z.value, sw) != 0)
+      fail_law(steps_log.kept[0]);
+  }
+  const ComposedLayout r = composition(inv, c.swizzle, steps);
   return lawful(
       opt, [&] { return laws::swizzled_inverse(left, c, r); }, r);
 }

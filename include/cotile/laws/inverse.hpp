@@ -159,14 +159,15 @@ COTILE_HD constexpr Proof prove_left_inverse(const Layout& c) {
   return p;
 }
 
-inline constexpr const char* kLeftInverseLaw = "L(R(L(i))) = L(i)";
+inline constexpr const char* kLeftInverseLaw = "L(R(L(i))) = L(i) with R(L(i)) an index of L";
 inline constexpr const char* kLeftInverseInjectiveLaw = "R(L(i)) = i";
 inline constexpr const char* kLeftInverseFix =
     "left_inverse inverts injective layouts whose strides, sorted, are positive, each divides the next and each mode "
     "ends below the next stride; use right_inverse, or reorder, split or drop the offending modes";
 
 // The law for R = left_inverse(L): R is a layout, and R(L(i)) = i when L is injective, else
-// L(R(L(i))) = L(i) (L evaluated as crd2idx does, also beyond its size). `cute_refusal`: why CuTe
+// R(L(i)) is an index of L and L(R(L(i))) = L(i) (L evaluated beyond its size, as crd2idx does,
+// reaches L's offsets again from indices L does not have). `cute_refusal`: why CuTe
 // refuses these inputs (dynamic strides), or nullptr when it returns R. (c = coalesce(L), as the
 // algorithm has it.)
 COTILE_HD constexpr LawReport left_inverse(const Layout& l, const Layout& c, const Layout& r,
@@ -201,11 +202,13 @@ COTILE_HD constexpr LawReport left_inverse(const Layout& l, const Layout& c, con
   const Collision col = first_collision(fl, n);
   for (int64_t i = 0; i < n; ++i) {
     const int64_t x = fl(i), j = fr(x);
-    if (col.found ? fl(j) == x : j == i) continue;
+    const bool index = j >= 0 && j < n;
+    if (col.found ? index && fl(j) == x : j == i) continue;
     LawReport f = failed("left_inverse", col.found ? kLeftInverseLaw : kLeftInverseInjectiveLaw);
     f.message.add(" at i = ").num(i).add(" (L(").num(i).add(") = ").num(x).add(", R(").num(x).add(") = ").num(j);
-    if (col.found) f.message.add(", L(").num(j).add(") = ").num(fl(j)).add(")");
-    else f.message.add(", and L is injective)");
+    if (!col.found) f.message.add(", and L is injective)");
+    else if (!index) f.message.add(", not an index of L: its size is ").num(n).add(")");
+    else f.message.add(", L(").num(j).add(") = ").num(fl(j)).add(")");
     line(f, "L", l);
     Text t;
     if (col.found)

@@ -2,7 +2,7 @@
 //
 //   composition(L, Sw) = R:          R(x) = L(Sw(x))        for every x < size(L)
 //   right_inverse(C) = R (C swizzled): C(R(i)) = i with R(i) an index of C, for every i < size(R)
-//   left_inverse(C) = R:             C(R(C(i))) = C(i)       for every i < size(C)
+//   left_inverse(C) = R:             C(R(C(i))) = C(i) with R(C(i)) an index of C, for every i < size(C)
 //
 // Each is checked point by point (up to law_points() points): R is a swizzle moved to the other
 // side of L, which is right only when L carries the swizzle's bits one to one onto bits it adds.
@@ -36,7 +36,7 @@ COTILE_HD constexpr FlatSwizzled flat(const ComposedLayout& c) { return {c.swizz
 
 inline constexpr const char* kLayoutAfterSwizzleLaw = "R(x) = L(Sw(x))";
 inline constexpr const char* kSwizzledRightInverseLaw = "C(R(i)) = i with R(i) an index of C";
-inline constexpr const char* kSwizzledLeftInverseLaw = "C(R(C(i))) = C(i)";
+inline constexpr const char* kSwizzledLeftInverseLaw = "C(R(C(i))) = C(i) with R(C(i)) an index of C";
 
 // The common ending of these reports: the inputs, CuTe's result, the fix.
 COTILE_HD constexpr LawReport& swizzle_report(LawReport& f, const char* name, const Text& input,
@@ -76,6 +76,12 @@ COTILE_HD constexpr LawReport swizzled_inverse(bool left, const ComposedLayout& 
   const char* law = left ? kSwizzledLeftInverseLaw : kSwizzledRightInverseLaw;
   LawReport rep = holding(op, law, known(c.layout) && is_known(c.offset));
   if (rep.deferred) return rep;
+  for (int k = 0; k < r.layout.shape.num_leaves(); ++k)
+    if (r.layout.shape.leaf_at(k).value < 0) {  // no layout has it (CuTe's steps can make one)
+      LawReport f = failed(op, law);
+      f.message.add(": the result has the negative extent ").add(r.layout.shape.leaf_at(k));
+      return swizzle_report(f, "C", text(c), r);
+    }
   const FlatSwizzled fc = flat(c), fr = flat(r);
   const int64_t n = left ? fc.f.size() : fr.f.size();
   if (n > law_points()) {
@@ -83,11 +89,12 @@ COTILE_HD constexpr LawReport swizzled_inverse(bool left, const ComposedLayout& 
     return swizzle_report(f, "C", text(c), r);
   }
   for (int64_t i = 0; i < n; ++i) {
-    // (a right inverse's R(i) must be an index of C: C evaluated beyond its size, as crd2idx
-    // does, reaches offsets C does not have)
-    if (!left && (fr(i) < 0 || fr(i) >= fc.f.size())) {
+    // (R(i), R(C(i)) must be an index of C: C evaluated beyond its size, as crd2idx does,
+    // reaches offsets C does not have, and the same offset again from a wrong index)
+    const int64_t j = left ? fr(fc(i)) : fr(i);
+    if (j < 0 || j >= fc.f.size()) {
       LawReport f = failed(op, law);
-      f.message.add(" at i = ").num(i).add(" (R(").num(i).add(") = ").num(fr(i));
+      f.message.add(" at i = ").num(i).add(left ? " (R(C(" : " (R(").num(i).add(left ? ")) = " : ") = ").num(j);
       f.message.add(", not an index of C: its size is ").num(fc.f.size()).add(")");
       return swizzle_report(f, "C", text(c), r);
     }

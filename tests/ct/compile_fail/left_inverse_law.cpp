@@ -1,6 +1,6 @@
 // left_inverse of a static layout that is not injective: CuTe returns a layout R with
 // L(R(L(i))) != L(i); the typed layer refuses it at compile time, naming a collision.
-// expect: left_inverse: L(R(L(i))) = L(i) fails at i = 23 (L(23) = 192, R(192) = 8, L(8) = 12)
+// expect: left_inverse: L(R(L(i))) = L(i) with R(L(i)) an index of L fails at i = 23 (L(23) = 192, R(192) = 8, L(8) = 12)
 // expect-anywhere: L is not injective: L(1) = L(16) = 24
 #include "cotile/ct/ct.hpp"
 using namespace cotile::ct;
