@@ -15,21 +15,61 @@
 
 namespace cotile::fuzz {
 
+// The oracle enumerates in plain 64-bit arithmetic: it keeps to modest values and small domains.
+inline bool modest(const Layout& l) {
+  for (int k = 0; k < l.shape.num_leaves(); ++k)
+    if (l.shape.leaf_at(k).value > 4096 || l.shape.leaf_at(k).value < -4096 || l.stride.leaf_at(k).value > (1 << 20) ||
+        l.stride.leaf_at(k).value < -(1 << 20))
+      return false;
+  return l.shape.num_leaves() <= 12;
+}
+inline bool small_domain(const Layout& l) {
+  const oracle::Fn f(l);
+  int64_t n = 1;
+  for (int64_t x : f.s) {
+    if (x < 1) return false;
+    n *= x;
+    if (n > 4096) return false;
+  }
+  return true;
+}
+
+// The verdict where an operand is swizzled (Sw o offset o L, or a swizzle Sw<B,M,S>): the laws of
+// composition(L, Sw), right_inverse(C) and left_inverse(C), evaluated by law_oracle.hpp's
+// ComposedFn (its own swizzle, bit by bit). The result may print as a plain layout (a swizzle of
+// no bits).
+inline std::string swizzled_verdict(const std::string& op, const std::vector<text::Value>& args, const text::Value& r) {
+  using text::Value;
+  ComposedLayout out;
+  if (r.kind == Value::kComposed) out = r.composed;
+  else if (r.kind == Value::kLayout) out = ComposedLayout{Swizzle{}, static_int(0), r.layout};
+  else return "-";
+  const std::string w = oracle::extents(out.layout);
+  if (!w.empty()) return w;
+  auto modest_offset = [](const Int& o) { return is_known(o) && o.value >= -(1 << 20) && o.value <= (1 << 20); };
+  if (!modest_offset(out.offset) || !modest(out.layout) || !small_domain(out.layout)) return "-";
+  if (op == "composition" && args.size() == 2 && args[0].kind == Value::kLayout && args[1].kind == Value::kSwizzle) {
+    const Layout& l = args[0].layout;
+    if (!modest(l) || !small_domain(l)) return "-";
+    return oracle::layout_after_swizzle(l, args[1].composed.swizzle, out);
+  }
+  if ((op == "right_inverse" || op == "left_inverse") && args.size() == 1 && args[0].kind == Value::kComposed) {
+    const ComposedLayout& c = args[0].composed;
+    if (!modest_offset(c.offset) || !modest(c.layout) || !small_domain(c.layout)) return "-";
+    return op == "right_inverse" ? oracle::swizzled_right_inverse(c, out) : oracle::swizzled_left_inverse(c, out);
+  }
+  return "-";
+}
+
 // The oracle's verdict on `op` applied to args giving r ("" when the law holds; "-" when op has
 // no law the oracle knows, or the arguments are of other kinds).
 inline std::string oracle_verdict(const std::string& op, const std::vector<text::Value>& args, const text::Value& r) {
   using text::Value;
   auto is_layout = [&](size_t i) { return i < args.size() && args[i].kind == Value::kLayout; };
+  if ((!args.empty() && args[0].kind == Value::kComposed) || (args.size() == 2 && args[1].kind == Value::kSwizzle))
+    return swizzled_verdict(op, args, r);
   if (r.kind != Value::kLayout && op != "max_common_vector") return "-";
   const Layout out = r.layout;
-  // The oracle enumerates in plain 64-bit arithmetic: keep to small domains and values.
-  auto modest = [](const Layout& l) {
-    for (int k = 0; k < l.shape.num_leaves(); ++k)
-      if (l.shape.leaf_at(k).value > 4096 || l.shape.leaf_at(k).value < -4096 ||
-          l.stride.leaf_at(k).value > (1 << 20) || l.stride.leaf_at(k).value < -(1 << 20))
-        return false;
-    return l.shape.num_leaves() <= 12;
-  };
   if (r.kind == Value::kLayout) {  // a negative extent breaks every operation's law
     const std::string w = oracle::extents(out);
     if (!w.empty()) return w;
@@ -37,16 +77,7 @@ inline std::string oracle_verdict(const std::string& op, const std::vector<text:
   for (const Value& a : args)
     if (a.kind == Value::kLayout && !modest(a.layout)) return "-";
   if (r.kind == Value::kLayout && !modest(out)) return "-";
-  auto small = [](const Layout& l) {
-    const oracle::Fn f(l);
-    int64_t n = 1;
-    for (int64_t x : f.s) {
-      if (x < 1) return false;
-      n *= x;
-      if (n > 4096) return false;
-    }
-    return true;
-  };
+  auto small = small_domain;
   if (op == "composition" && args.size() == 2 && is_layout(0) && is_layout(1) && small(args[1].layout))
     return oracle::composition(args[0].layout, args[1].layout, out);
   if (op == "complement" && is_layout(0) && small(out)) {

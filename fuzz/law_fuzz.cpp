@@ -1,5 +1,5 @@
 // libFuzzer target: the laws as the oracle, on layouts built from the input's bytes (shapes,
-// strides, staticness, nesting) and an operation chosen by it. Every returned result must satisfy
+// strides, staticness, nesting; swizzles) and an operation chosen by it. Every returned result must satisfy
 // its law by the independent evaluator, and every refusal for a violated law must be one that
 // CuTe's result really violates (law_check.hpp); anything else aborts.
 #include <fuzzer/FuzzedDataProvider.h>
@@ -43,9 +43,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                "coalesce",    "filter",     "upcast",       "max_common_layout"};
   const std::string op = kOps[in.ConsumeIntegralInRange<int>(0, 7)];
   std::vector<text::Value> args;
+  // composition(L, Sw), right_inverse(C) and left_inverse(C) of C = Sw o offset o L, one in two.
+  const bool swizzled = (op == "composition" || op == "left_inverse" || op == "right_inverse") && in.ConsumeBool();
   try {
-    args.push_back(text::Value::of(layout(in)));
-    if (op == "composition" || op == "max_common_layout") args.push_back(text::Value::of(layout(in)));
+    if (swizzled) {
+      const Layout l = layout(in);
+      const int b = in.ConsumeIntegralInRange<int>(0, 3), m = in.ConsumeIntegralInRange<int>(0, 5);
+      const int s = in.ConsumeIntegralInRange<int>(b, b + 4) * (in.ConsumeBool() ? 1 : -1);
+      const Swizzle sw = make_swizzle(b, m, s);
+      if (op == "composition") {
+        args = {text::Value::of(l), text::Value::of(sw)};
+      } else {
+        const Int offset = in.ConsumeIntegralInRange<int>(0, 7) == 0 ? leaf(in, 1, 64) : static_int(0);
+        args = {text::Value::of(ComposedLayout{sw, offset, l})};
+      }
+    } else {
+      args.push_back(text::Value::of(layout(in)));
+    }
+    if (!swizzled && (op == "composition" || op == "max_common_layout")) args.push_back(text::Value::of(layout(in)));
     if (op == "complement" && in.ConsumeBool()) args.push_back(text::Value::of(int_tuple(leaf(in, 1, 256))));
     if (op == "upcast") args.push_back(text::Value::of(static_int(int64_t(1) << in.ConsumeIntegralInRange<int>(1, 4))));
   } catch (const Error&) {
