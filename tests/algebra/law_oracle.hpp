@@ -47,7 +47,8 @@ struct Fn {
   }
 };
 
-inline bool injective(const Fn& f) {
+template <class F>  // Fn, or ComposedFn (below)
+bool injective(const F& f) {
   std::set<int64_t> seen;
   for (int64_t i = 0; i < f.size(); ++i)
     if (!seen.insert(f(i)).second) return false;
@@ -99,8 +100,9 @@ inline std::string complement(const Layout& l, int64_t target, const Layout& c) 
 }
 
 // left_inverse: R(L(i)) = i when L is injective, else R(L(i)) an index of L and L(R(L(i))) = L(i).
-inline std::string left_inverse(const Layout& l, const Layout& r) {
-  const Fn fl(l), fr(r);
+// (F, G: Fn, or ComposedFn for swizzled layouts.)
+template <class F, class G>
+std::string left_inverse_of(const F& fl, const G& fr) {
   const bool inj = injective(fl);
   for (int64_t i = 0; i < fl.size(); ++i) {
     const int64_t x = fl(i), j = fr(x);
@@ -108,14 +110,16 @@ inline std::string left_inverse(const Layout& l, const Layout& r) {
   }
   return "";
 }
+inline std::string left_inverse(const Layout& l, const Layout& r) { return left_inverse_of(Fn(l), Fn(r)); }
 
 // right_inverse: R(i) an index of L and L(R(i)) = i for i < size(R).
-inline std::string right_inverse(const Layout& l, const Layout& r) {
-  const Fn fl(l), fr(r);
+template <class F, class G>
+std::string right_inverse_of(const F& fl, const G& fr) {
   for (int64_t i = 0; i < fr.size(); ++i)
     if (fr(i) < 0 || fr(i) >= fl.size() || fl(fr(i)) != i) return "at i = " + std::to_string(i);
   return "";
 }
+inline std::string right_inverse(const Layout& l, const Layout& r) { return right_inverse_of(Fn(l), Fn(r)); }
 
 // coalesce: the same function on [0, size(L)), depth <= 1.
 inline std::string coalesce(const Layout& l, const Layout& r) {
@@ -228,26 +232,12 @@ inline std::string layout_after_swizzle(const Layout& l, const Swizzle& sw, cons
   return "";
 }
 
-// right_inverse(C) = R: R(i) an index of C and C(R(i)) = i for i < size(R).
+// The inverses of C = Sw o offset o L: the laws of left_inverse and right_inverse above, on C.
 inline std::string swizzled_right_inverse(const ComposedLayout& c, const ComposedLayout& r) {
-  const ComposedFn fc(c), fr(r);
-  for (int64_t i = 0; i < fr.size(); ++i)
-    if (fr(i) < 0 || fr(i) >= fc.size() || fc(fr(i)) != i) return "at i = " + std::to_string(i);
-  return "";
+  return right_inverse_of(ComposedFn(c), ComposedFn(r));
 }
-
-// left_inverse(C) = R: R(C(i)) = i when C is injective, else R(C(i)) an index of C and
-// C(R(C(i))) = C(i).
 inline std::string swizzled_left_inverse(const ComposedLayout& c, const ComposedLayout& r) {
-  const ComposedFn fc(c), fr(r);
-  std::set<int64_t> seen;
-  bool inj = true;
-  for (int64_t i = 0; i < fc.size() && inj; ++i) inj = seen.insert(fc(i)).second;
-  for (int64_t i = 0; i < fc.size(); ++i) {
-    const int64_t x = fc(i), j = fr(x);
-    if (inj ? j != i : j < 0 || j >= fc.size() || fc(j) != x) return "at i = " + std::to_string(i);
-  }
-  return "";
+  return left_inverse_of(ComposedFn(c), ComposedFn(r));
 }
 
 // The leaves of a layout as a sorted list of (shape, stride): equal for layouts that are the same

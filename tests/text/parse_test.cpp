@@ -9,9 +9,18 @@ using namespace cotile;
 using namespace cotile::test;
 
 namespace {
+// The message of parsing s ("" when it parses).
+std::string msg(const std::string& s) {
+  try {
+    text::parse(s);
+  } catch (const Error& e) {
+    return std::string(e.what());
+  }
+  return std::string();
+}
 const char* kFamilies[] = {"inttuple", "layout", "composition", "complement_inverse", "divide_product",
                            "swizzle",  "copy",   "mma",         "fmha_gen_q"};
-}
+}  // namespace
 
 TEST(Text, PrintOfParseIsIdentityOnTheCorpus) {
   int n = 0;
@@ -56,14 +65,6 @@ TEST(Text, ParsesEveryKindOfValue) {
 }
 
 TEST(Text, ParseErrorsShowTheColumn) {
-  auto msg = [](const std::string& s) {
-    try {
-      text::parse(s);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
   EXPECT_EQ(msg("(_2,_4"), "parse: expected ',' or ')' at column 7, found end of input\n  (_2,_4\n        ^");
   EXPECT_EQ(
       msg("(_2,_4):(_1)"),
@@ -89,14 +90,6 @@ TEST(Text, ParseErrorsShowTheColumn) {
 // past the integer), Sw<20,20,-30> write bits 50 to 69 (wrapped into the sign). The highest one
 // that fits reads bit 62.
 TEST(Text, SwizzleBitsStayWithinAnOffset) {
-  auto msg = [](const std::string& s) {
-    try {
-      text::parse(s);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
   EXPECT_EQ(msg("Sw<16,32,32>"),
             "parse: expected valid swizzle parameters (requires 0 <= B <= |S|, 0 <= M and M + |S| + B <= 63 (bits 0 "
             "to 62 of an offset)) at column 13, found end of input\n  Sw<16,32,32>\n              ^");
