@@ -77,30 +77,30 @@ inline std::string oracle_verdict(const std::string& op, const std::vector<text:
   for (const Value& a : args)
     if (a.kind == Value::kLayout && !modest(a.layout)) return "-";
   if (r.kind == Value::kLayout && !modest(out)) return "-";
-  auto small = small_domain;
-  if (op == "composition" && args.size() == 2 && is_layout(0) && is_layout(1) && small(args[1].layout))
+  if (op == "composition" && args.size() == 2 && is_layout(0) && is_layout(1) && small_domain(args[1].layout))
     return oracle::composition(args[0].layout, args[1].layout, out);
-  if (op == "complement" && is_layout(0) && small(out)) {
+  if (op == "complement" && is_layout(0) && small_domain(out)) {
     const Layout& l = args[0].layout;
     int64_t target = cosize(filter(l)).value;
     if (args.size() == 2) {
       if (args[1].kind != Value::kInt && args[1].kind != Value::kTuple) return "-";
       target = size(text::to_int_tuple(args[1], op, 2)).value;
     }
-    if (!small(l) || oracle::Fn(l).size() * oracle::Fn(out).size() > 65536) return "-";
+    if (!small_domain(l) || oracle::Fn(l).size() * oracle::Fn(out).size() > 65536) return "-";
     return oracle::complement(l, target, out);
   }
-  if (op == "left_inverse" && is_layout(0) && small(args[0].layout)) return oracle::left_inverse(args[0].layout, out);
-  if (op == "right_inverse" && is_layout(0) && small(out)) return oracle::right_inverse(args[0].layout, out);
-  if (op == "coalesce" && args.size() == 1 && is_layout(0) && small(args[0].layout))
+  if (op == "left_inverse" && is_layout(0) && small_domain(args[0].layout))
+    return oracle::left_inverse(args[0].layout, out);
+  if (op == "right_inverse" && is_layout(0) && small_domain(out)) return oracle::right_inverse(args[0].layout, out);
+  if (op == "coalesce" && args.size() == 1 && is_layout(0) && small_domain(args[0].layout))
     return oracle::coalesce(args[0].layout, out);
-  if (op == "filter" && is_layout(0) && small(args[0].layout)) return oracle::filter(args[0].layout, out);
+  if (op == "filter" && is_layout(0) && small_domain(args[0].layout)) return oracle::filter(args[0].layout, out);
   if (op == "upcast" && is_layout(0) && args.size() == 2 && args[1].kind == Value::kInt)
     return oracle::upcast(args[0].layout, args[1].integer.value, out);
-  if (op == "max_common_layout" && is_layout(0) && is_layout(1) && small(out))
+  if (op == "max_common_layout" && is_layout(0) && is_layout(1) && small_domain(out))
     return oracle::max_common_layout(args[0].layout, args[1].layout, out);
   // A tile (a tuple of '_', integers and layouts): by mode (tile_laws.hpp).
-  if (args.size() == 2 && is_layout(0) && args[1].kind == Value::kTuple && small(args[0].layout)) {
+  if (args.size() == 2 && is_layout(0) && args[1].kind == Value::kTuple && small_domain(args[0].layout)) {
     Tile t;
     try {
       t = text::to_tile(args[1], op, 2);
@@ -110,7 +110,7 @@ inline std::string oracle_verdict(const std::string& op, const std::vector<text:
     if (!tile_laws::flat_tile(t)) return "-";
     for (int i = 0; i < t.rank(); ++i) {
       Layout b;
-      if (tile_laws::element(t, i, b) && (!modest(b) || !small(b))) return "-";
+      if (tile_laws::element(t, i, b) && (!modest(b) || !small_domain(b))) return "-";
     }
     return tile_laws::verdict(op, args[0].layout, t, out);
   }

@@ -59,8 +59,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
     } else {
       args.push_back(text::Value::of(layout(in)));
+      if (op == "composition" || op == "max_common_layout") args.push_back(text::Value::of(layout(in)));
     }
-    if (!swizzled && (op == "composition" || op == "max_common_layout")) args.push_back(text::Value::of(layout(in)));
     if (op == "complement" && in.ConsumeBool()) args.push_back(text::Value::of(int_tuple(leaf(in, 1, 256))));
     if (op == "upcast") args.push_back(text::Value::of(static_int(int64_t(1) << in.ConsumeIntegralInRange<int>(1, 4))));
   } catch (const Error&) {

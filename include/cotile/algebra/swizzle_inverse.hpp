@@ -35,9 +35,6 @@ COTILE_HD constexpr int lowest_bit(int64_t x) {
   while (x && !(x & 1)) x >>= 1, ++k;
   return k;
 }
-}  // namespace detail
-
-namespace detail {
 // The swizzle whose source bits are y and target bits z, into `sw`: 0, else why there is none
 // (1: not two non-negative sets of B bits; 2: not B contiguous bits each, at least B apart).
 COTILE_HD constexpr int swizzle_from_masks(int64_t y, int64_t z, Swizzle& sw) {
