@@ -1,6 +1,7 @@
-// Packed sub-byte values (ct/subbyte.hpp): integer_subbyte's conversions, sizeof_bits, and the
-// laws of array_subbyte's references on every value at every position, against a plain array
-// that holds the same values unpacked.
+// Values as bits. Packed sub-byte values (ct/subbyte.hpp): integer_subbyte's conversions,
+// sizeof_bits, and the laws of array_subbyte's references on every value at every position,
+// against a plain array that holds the same values unpacked. Mixed bits (ct/mixed_bits.hpp) and
+// bit fields (ct/bit_field.hpp).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,6 +10,14 @@
 #include "cotile/ct/ct.hpp"
 
 using namespace cotile::ct;
+
+namespace {
+// Values the compiler cannot see.
+int64_t opaque(int64_t x) {
+  volatile int64_t v = x;
+  return v;
+}
+}  // namespace
 
 // A packed element's value as an int (a reference converts to its T, as CuTe's does, and T to int).
 template <class Ref>
@@ -134,3 +143,80 @@ constexpr int packed_sum() {
   return s;
 }
 static_assert(packed_sum() == 7 * 36);
+
+// Mixed bits: the value of a & b, a | b, a ^ b is the operands' values combined, and every bit
+// the operands decide stays static (a static integer when no run-time bit is left).
+TEST(Bits, MixedBitsKeepTheBitsTheyKnow) {
+  const uint32_t d = uint32_t(opaque(0b101));
+  const auto m = make_mixed_bits(_1{}, d, _6{});  // bit 0 static 1, bits 1-2 run-time
+  static_assert(std::is_same_v<decltype(m), const MixedBits<1, 6>>);
+  EXPECT_EQ(uint32_t(m), 0b101u);
+  static_assert(std::is_same_v<decltype(make_mixed_bits(_4{}, d, _0{})), _4>);
+  static_assert(std::is_same_v<decltype(make_mixed_bits(_6{}, d, _6{})), _6>);  // static bits win
+  static_assert(std::is_same_v<decltype(m & _1{}), _1>);                        // only known bits left
+  static_assert(std::is_same_v<decltype(m | _7{}), _7>);
+  static_assert(std::is_same_v<decltype(m ^ _2{}), MixedBits<1, 6>>);
+  EXPECT_EQ(uint32_t(m ^ _2{}), 0b111u);
+  EXPECT_EQ(uint32_t(m << _2{}), 0b10100u);
+  EXPECT_EQ(uint32_t(m >> _1{}), 0b10u);
+  int checked = 0;
+  for_each(make_tuple(_0{}, _3{}, _5{}, C<6u>{}), [&](auto s0) {
+    for_each(make_tuple(_0{}, _3{}, _6{}), [&](auto f0) {
+      for_each(make_tuple(_1{}, _4{}, _6{}), [&](auto s1) {
+        for_each(make_tuple(_0{}, _5{}, _7{}), [&](auto f1) {
+          for (uint32_t d0 = 0; d0 < 8; ++d0)
+            for (uint32_t d1 = 0; d1 < 8; ++d1) {
+              const auto a = make_mixed_bits(s0, uint32_t(opaque(int(d0))), f0);
+              const auto b = make_mixed_bits(s1, uint32_t(opaque(int(d1))), f1);
+              ASSERT_EQ(uint32_t(a), uint32_t(s0) | (d0 & uint32_t(f0)));
+              ASSERT_EQ(uint32_t(a & b), uint32_t(a) & uint32_t(b));
+              ASSERT_EQ(uint32_t(a | b), uint32_t(a) | uint32_t(b));
+              ASSERT_EQ(uint32_t(a ^ b), uint32_t(a) ^ uint32_t(b));
+              ++checked;
+            }
+        });
+      });
+    });
+  });
+  EXPECT_EQ(checked, 4 * 3 * 3 * 3 * 64);
+}
+
+// bit_field: NumBits bits from bit BitStart of its words, across word boundaries, as an unsigned
+// integer or any type of as many bits.
+TEST(Bits, BitFieldsRoundTrip) {
+  bit_field<30, 40> a;  // bits 30-69: three words
+  static_assert(sizeof(a) == 12 && std::is_same_v<decltype(uint64_t(a)), uint64_t>);
+  a = uint64_t(0xABCDEF1234);
+  EXPECT_EQ(uint64_t(a), 0xABCDEF1234u);
+  EXPECT_EQ(a.storage[0], 0u);                                    // value bits 0-1 (00) at bits 30-31
+  EXPECT_EQ(a.storage[1], uint32_t(0xABCDEF1234 >> 2));           // value bits 2-33
+  EXPECT_EQ(a.storage[2], uint32_t(0xABCDEF1234 >> 34) & 0x3Fu);  // value bits 34-39 at bits 64-69
+  bit_field<5, 3> b;
+  b = uint8_t(5);
+  EXPECT_EQ(uint8_t(b), 5);
+  EXPECT_EQ(b.storage[0], 5u << 5);
+  bit_field<100, 32, float> f;
+  f = 3.14f;
+  EXPECT_EQ(float(f), 3.14f);
+  bit_field<0, 64> full;
+  full = ~uint64_t(0);
+  EXPECT_EQ(uint64_t(full), ~uint64_t(0));
+  // fields at word boundaries and across them: the value back, the storage around it untouched
+  int checked = 0;
+  for_each(make_tuple(_0{}, _1{}, Int<31>{}, _32{}, Int<33>{}, Int<63>{}, _64{}, Int<95>{}), [&](auto start) {
+    for_each(make_tuple(_1{}, _7{}, _32{}, Int<33>{}, _64{}), [&](auto nbits) {
+      bit_field<uint32_t(start), uint32_t(nbits)> f;
+      for (auto& w : f.storage) w = 0x5A5A5A5Au;
+      const uint64_t v = 0x9E3779B97F4A7C15ull & (nbits == 64 ? ~uint64_t(0) : (uint64_t(1) << nbits) - 1);
+      f = typename decltype(f)::value_type(v);
+      EXPECT_EQ(uint64_t(f), v) << start << " " << nbits;
+      for (uint32_t bit = 0; bit < 32 * f.kWords; ++bit) {  // bits outside the field keep 0x5A..
+        if (bit < start || bit >= start + nbits) {
+          EXPECT_EQ((f.storage[bit / 32] >> (bit % 32)) & 1, (0x5A5A5A5Au >> (bit % 32)) & 1) << bit;
+        }
+      }
+      ++checked;
+    });
+  });
+  EXPECT_EQ(checked, 40);
+}
