@@ -86,6 +86,46 @@ check("an overflowing --rows is a parse error", rc == 1 and "fits in 64 bits" in
 rc, _, err = run("calc", "mma_atom(SM100_MMA_F8F6F4_SS<float_e5m2_t,float_e5m2_t,float,abc,64,K,K>)")
 check("a non-numeric UMMA extent is an error", rc == 1 and "M and N are decimal numbers" in err, err)
 
+# inputs verify and draw cannot enumerate or draw: errors with the values, exit 1, never an abort
+# (a negative --codomain once made a vector of 2^64 entries, a 10^10-element drawing ran out of memory)
+SW = "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)"
+for args, expected in (
+    (("verify", "surjective", "4:2", "--codomain", "-1"),
+     "error: verify: --codomain N must be >= 0 (the offsets [0, N)), got -1\n"),
+    (("verify", "tv", "4:1", "--tile", "4"),
+     "error: verify: a TV layout has two modes, (threads, values); 4:1 has rank 1\n"),
+    (("verify", "tv", "(4,2):(1,4)", "--tile", "(-4,2)"),
+     "error: verify: a layout's shape must not be negative: an extent counts coordinates\n"
+     "  shape = (-4,2)\n  fix: give every mode a size >= 0\n"),
+    (("verify", "tv", "(4,2):(1,4)", "--tile", "(1073741824,1073741824)"),
+     "error: verify: the tile is too large to enumerate (1152921504606846976 elements)\n"),
+    (("draw", "layout", "(100000,100000):(1,100000)"),
+     "error: draw: the shape (100000,100000) has 10000000000 elements, more than draw draws (2^18 = 262144); "
+     "draw a slice or a smaller tile\n"),
+    (("draw", "layout", "(0,3):(1,1)"), "error: draw: nothing to draw: the shape (0,3) has no elements\n"),
+    (("draw", "tv", "(4,2):(1,4)", "--tile", "(2,3)"),
+     "error: draw: T2V1 -> 6 lies outside the tile (2,3) of 6 elements (verify tv checks the TV layout)\n"),
+    (("draw", "tv", "8:1", "--tile", "8"),
+     "error: draw: a TV layout has two modes, (threads, values); 8:1 has rank 1\n"),
+    (("draw", "swizzle", SW, "--elem-bytes", "0"),
+     "error: draw: --elem-bytes N must be 1 to 16 (bytes an element), got 0\n"),
+    (("draw", "swizzle", "Sw<3,4,3> o _0 o (_8,_64):(_64,_1152921504606846976)"),
+     "error: draw: offset 1152921504606846976 of Sw<3,4,3> o _0 o (_8,_64):(_64,_1152921504606846976) has no "
+     "shared-memory bank: offsets must be >= 0 and below 2^59\n")):
+    rc, _, err = run(*args)
+    check(f"{' '.join(args[:2])} refuses {args[2]} {' '.join(args[3:])}".strip(), rc == 1 and err == expected, err)
+rc, out, _ = run("explain", "partition", "--atom", "copy.u32", "--elem", "half_t", "--thr", "(_5,_16):(_16,_1)",
+                 "--val", "(_1,_2107374182):(_0,_1)", "--tensor", "(_64,_64):(_1,_64)")
+check("explain partition leaves out an ownership table of 10^10 elements (it once ran for minutes)",
+      rc == 0 and out.endswith("note: ownership table left out: its 5 threads' partitions hold 27395864366 elements "
+                               "each, more than explain lists (2^20 in all)\n"), out[-300:])
+rc, out, _ = run("verify", "surjective", "4:1099511627776")
+check("verify surjective onto a codomain far larger than the layout", rc == 1 and "offset 1 is not reached" in out, out)
+rc, out, _ = run("verify", "inverse", "left", "(4,4):(0,1)")
+check("verify inverse left names the indices a non-injective L merges",
+      rc == 1 and out.startswith("FAIL left_inverse: left_inverse(L) o L is not the identity: L is not injective, "
+                                 "L(0,0) = L(1,0) = 0 (indices 0 and 1), so no R has R(L(i)) = i"), out)
+
 # laws: refused by default, CuTe's result with --as-cute (the law as a warning), verify law, golden
 BAD = "composition((_3,_4):(_8,_1), ((_4,_2),(_1)):((_2,_1),(_2)))"
 rc, out, err = run("calc", BAD)

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -48,10 +49,23 @@ std::vector<int64_t> breaks_of(const IntTuple& mode) {
   return b;
 }
 
+// A drawing has one cell an element: at most 2^18 (an SVG of tens of MB).
+constexpr int64_t kMaxCells = int64_t(1) << 18;
+// `what` (a layout, TV layout, tile or tensor) of n elements is drawn cell by cell.
+void require_drawable(int64_t n, const std::string& what) {
+  if (n <= 0) throw Error("draw", "nothing to draw", "draw: nothing to draw: " + what + " has no elements");
+  if (n > kMaxCells)
+    throw Error("draw", "too many cells",
+                "draw: " + what + " has " + std::to_string(n) +
+                    " elements, more than draw draws (2^18 = 262144); draw a slice or a smaller tile");
+}
+
 // Rows are mode 0 of the shape (or, with rows_hint > 0, that many rows); columns the rest.
 int64_t g_rows_override = 0;
 void grid_of(const IntTuple& shape, int64_t& rows, int64_t& cols, std::vector<int64_t>& rb, std::vector<int64_t>& cb,
              bool first_leaf_rows = false) {
+  check_extents("draw", shape);
+  require_drawable(size(shape).value, "the shape " + to_string(shape));
   const IntTuple w = wrap(shape);
   rows = size(w.get(0)).value;
   if (first_leaf_rows && w.get(0).is_tuple()) rows = flatten(shape).get(0).value().value;
@@ -208,10 +222,20 @@ Panel tv_panel(const Layout& tv, const IntTuple& tile, const std::string& title)
   Panel p;
   p.title = title;
   grid_of(tile, p.rows, p.cols, p.row_breaks, p.col_breaks);
+  if (tv.rank() != 2)
+    throw Error("draw", "a TV layout has two modes",
+                "draw: a TV layout has two modes, (threads, values); " + to_string(tv) + " has rank " +
+                    std::to_string(tv.rank()));
+  require_drawable(size(tv).value, "the TV layout");
   const int64_t threads = size(tv.get(0)).value;
   p.cells.reserve(size_t(size(tv).value));
   for (int64_t i = 0; i < size(tv).value; ++i) {
     const int64_t z = eval(tv, int_tuple(dynamic_int(i))).value, t = i % threads, v = i / threads;
+    if (z < 0 || z >= size(tile).value)
+      throw Error("draw", "outside the tile",
+                  "draw: T" + std::to_string(t) + "V" + std::to_string(v) + " -> " + std::to_string(z) +
+                      " lies outside the tile " + to_string(tile) + " of " + std::to_string(size(tile).value) +
+                      " elements (verify tv checks the TV layout)");
     const int64_t r = z % p.rows, c = z / p.rows;
     p.cells.push_back({r, c, "T" + std::to_string(t) + "V" + std::to_string(v),
                        "T" + std::to_string(t) + " V" + std::to_string(v) + " -> (" + std::to_string(r) + "," +
@@ -257,8 +281,14 @@ Panel partition_panel(const TiledCopy& tc, const IntTuple& shape, bool src, cons
     const laws::Flat fl = flat ? laws::flat(part.layout) : laws::Flat{};
     const int64_t values = size(part.layout).value;
     const std::string fill = thread_color(t);
+    require_drawable(int64_t(p.cells.size()) + values, "the partitions");
     for (int64_t v = 0; v < values; ++v) {
       const int64_t q = part.offset.value + (flat ? fl(v) : eval(part.layout, int_tuple(dynamic_int(v))).value);
+      if (q < 0 || q >= size(shape).value)
+        throw Error("draw", "outside the tensor",
+                    "draw: thread " + std::to_string(t) + " value " + std::to_string(v) + " -> index " +
+                        std::to_string(q) + " lies outside the tensor " + to_string(shape) +
+                        " (verify copy checks the partitions)");
       const int64_t r = q % p.rows, c = q / p.rows;
       p.cells.push_back({r, c, "T" + std::to_string(t) + "V" + std::to_string(v),
                          "T" + std::to_string(t) + " V" + std::to_string(v) + " -> (" + std::to_string(r) + "," +
@@ -279,6 +309,10 @@ Panel swizzle_panel(const ComposedLayout& c, int64_t elem_bytes, const std::stri
   std::vector<std::vector<int64_t>> word(size_t(p.rows), std::vector<int64_t>(size_t(p.cols)));
   for (int64_t i = 0; i < size(c.layout).value; ++i) {
     const int64_t a = eval(c, int_tuple(dynamic_int(i)));
+    if (a < 0 || a > std::numeric_limits<int64_t>::max() / 16)
+      throw Error("draw", "offset out of range",
+                  "draw: offset " + std::to_string(a) + " of " + to_string(c) +
+                      " has no shared-memory bank: offsets must be >= 0 and below 2^59");
     const int64_t r = i % p.rows, col = i / p.rows;
     const int64_t w = a * elem_bytes / 4, b = w % 32;
     bank[size_t(r)][size_t(col)] = b;
@@ -347,6 +381,8 @@ Drawing draw_from(const Flags& f, bool documents) {
                                                 : tiler_shape(tc.tiler));
     title = std::string("tiled copy ") + tc.atom.traits.name + " " + name(tc.atom.elem) + ", layout_tv " +
             to_string(tc.layout_tv);
+    check_extents("draw", shape);
+    require_drawable(size(shape).value, "the tensor " + to_string(shape));
     CoordText coord_text(shape);
     panels.push_back(partition_panel(tc, shape, true, "source (partition_S)", coord_text));
     panels.push_back(partition_panel(tc, shape, false, "destination (partition_D)", coord_text));
@@ -357,6 +393,9 @@ Drawing draw_from(const Flags& f, bool documents) {
     if (v.kind == text::Value::kComposed) c = v.composed;
     else c = ComposedLayout{Swizzle{}, static_int(0), text::to_layout(v, "draw", 1)};
     const int64_t eb = f.integer("elem-bytes", 2, "draw");
+    if (eb < 1 || eb > 16)
+      throw Error("draw", "--elem-bytes out of range",
+                  "draw: --elem-bytes N must be 1 to 16 (bytes an element), got " + std::to_string(eb));
     title = "shared memory " + to_string(c) + ", " + std::to_string(eb) + "-byte elements: banks and conflict degree";
     panels.push_back(swizzle_panel(c, eb, title));
   } else {

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "atoms.hpp"
+#include "cotile/laws/flat.hpp"
 #include "json.hpp"
 
 namespace cotile::cli {
@@ -282,6 +283,9 @@ Derivation explain_tiled_copy(const CopyAtom& atom, const Layout& thr, const Lay
   return d;
 }
 
+// How many elements an explanation's table may list.
+constexpr int64_t kMaxListed = int64_t(1) << 20;
+
 Table ownership_table(const TiledCopy& tc, const IntTuple& tensor_shape, const std::vector<int64_t>& threads) {
   // Coordinates of the tensor: q = colexicographic index; rows are its first leaf (M), columns
   // the rest (for tSgQ ((M,K),1,R): q = m + M*d).
@@ -295,8 +299,9 @@ Table ownership_table(const TiledCopy& tc, const IntTuple& tensor_shape, const s
   for (int64_t thr : threads) {
     const SlicedLayout p = partition_S(tc, coords, dynamic_int(thr));
     std::map<int64_t, std::vector<int64_t>> by_row;
+    const laws::Flat f = laws::flat(p.layout);  // the partition as a function of its index
     for (int64_t i = 0; i < size(p.layout).value; ++i) {
-      const int64_t c = p.offset.value + eval(p.layout, int_tuple(dynamic_int(i))).value;
+      const int64_t c = p.offset.value + f(i);
       by_row[c % rows].push_back(c / rows);
     }
     std::vector<int64_t> rs;
@@ -335,7 +340,12 @@ Derivation explain_partition(const TiledCopy& tc, const Layout& tensor, const In
   for (int64_t x : {int64_t(0), int64_t(1), n / 8 - 1, n / 8, n - 1, thread.value})
     if (x >= 0 && x < n && std::find(ts.begin(), ts.end(), x) == ts.end()) ts.push_back(x);
   std::sort(ts.begin(), ts.end());
-  d.tables.push_back(ownership_table(tc, tensor.shape, ts));
+  // The table lists every element of the threads it names: at most 2^20 in all.
+  const int64_t each = size(p.layout).value, threads = std::max<int64_t>(int64_t(ts.size()), 1);
+  if (each <= kMaxListed / threads) d.tables.push_back(ownership_table(tc, tensor.shape, ts));
+  else
+    d.notes.push_back("ownership table left out: its " + std::to_string(ts.size()) + " threads' partitions hold " +
+                      std::to_string(each) + " elements each, more than explain lists (2^20 in all)");
   return d;
 }
 

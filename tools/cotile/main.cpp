@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -159,6 +160,9 @@ int main(int argc, char** argv) {
     if (verb == "draw") return cmd_draw(args);
   } catch (const Error& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "error: %s: out of memory (a smaller layout, tile or tensor needs less)\n", verb.c_str());
     return 1;
   }
   std::fprintf(stderr, "cotile: unknown verb '%s'\n%s", verb.c_str(), usage());

@@ -1,11 +1,12 @@
 // cotile verify: check a layout or a copy by enumeration and report a counterexample.
+#include <algorithm>
 #include <cstdio>
 #include <map>
-#include <unordered_map>
 
 #include "explain.hpp"
-#include "laws.hpp"
+#include "cotile/laws/flat.hpp"
 #include "json.hpp"
+#include "laws.hpp"
 
 namespace cotile::cli {
 
@@ -13,32 +14,58 @@ namespace {
 
 using Check = VerifyCheck;
 
-constexpr int64_t kMaxEnumerate = int64_t(1) << 26;
+// At most 2^24 elements: verify's arrays of them take up to 256 MB (injective's pairs).
+constexpr int64_t kMaxEnumerate = int64_t(1) << 24;
 
-int64_t at(const Layout& l, int64_t i) { return eval(l, int_tuple(dynamic_int(i))).value; }
+// L as a function of an integer index, without building coordinates (laws/flat.hpp); the values
+// verify gets (parsed text and the engine's results on them) are all known.
+laws::Flat fn(const Layout& l) { return laws::flat(l); }
 std::string crd(const Layout& l, int64_t i) { return to_string(idx2crd(int_tuple(dynamic_int(i)), l.shape)).c_str(); }
 
-void require_enumerable(const Layout& l, const std::string& what) {
-  const int64_t n = size(l).value;
+// n elements of `what`, which verify enumerates (an array of n entries for a tile or tensor).
+void require_enumerable(int64_t n, const std::string& what) {
   if (n > kMaxEnumerate)
-    throw Error("verify", what + " has " + std::to_string(n) + " elements, more than verify enumerates (2^26)",
+    throw Error("verify", what + " has " + std::to_string(n) + " elements, more than verify enumerates (2^24)",
                 "verify: " + what + " is too large to enumerate (" + std::to_string(n) + " elements)");
+}
+void require_enumerable(const Layout& l, const std::string& what) { require_enumerable(size(l).value, what); }
+// A tile's or tensor's shape: extents >= 0 (the engine's check, in the verb's name), enumerable.
+void require_shape(const IntTuple& s, const std::string& what) {
+  check_extents("verify", s);
+  require_enumerable(size(s).value, what);
+}
+// A TV layout has two modes, (threads, values).
+void require_tv(const Layout& tv) {
+  if (tv.rank() != 2)
+    throw Error("verify", "a TV layout has two modes",
+                "verify: a TV layout has two modes, (threads, values); " + to_string(tv) + " has rank " +
+                    std::to_string(tv.rank()));
+  require_enumerable(tv, "the TV layout");
 }
 
 Check injective(const Layout& l) {
   require_enumerable(l, "the layout");
   Check c{"injective", to_string(l), "", true, ""};
-  std::unordered_map<int64_t, int64_t> first;
-  for (int64_t i = 0; i < size(l).value; ++i) {
-    const int64_t a = at(l, i);
-    auto [it, fresh] = first.emplace(a, i);
-    if (!fresh) {
-      c.holds = false;
-      c.counterexample = "L" + crd(l, it->second) + " = L" + crd(l, i) + " = " + std::to_string(a) + " (indices " +
-                         std::to_string(it->second) + " and " + std::to_string(i) + ")";
-      c.message = "not injective: two coordinates map to offset " + std::to_string(a);
-      return c;
-    }
+  // (offset, index) sorted: the first index that repeats an earlier one's offset is the smallest
+  // second index of a run of equal offsets; the run's first index is that earlier one.
+  const laws::Flat f = fn(l);
+  std::vector<std::pair<int64_t, int64_t>> by_offset(size_t(size(l).value));
+  for (int64_t i = 0; i < size(l).value; ++i) by_offset[size_t(i)] = {f(i), i};
+  std::sort(by_offset.begin(), by_offset.end());
+  size_t repeat = 0;  // the entry of the earliest repeat (0: none; entry 0 repeats nothing)
+  for (size_t k = 1; k < by_offset.size(); ++k)
+    if (by_offset[k].first == by_offset[k - 1].first && by_offset[k].second > by_offset[k - 1].second &&
+        (repeat == 0 || by_offset[k].second < by_offset[repeat].second) &&
+        (k < 2 || by_offset[k - 2].first != by_offset[k].first))
+      repeat = k;
+  if (repeat != 0) {
+    const auto [a, i] = by_offset[repeat];
+    const int64_t j = by_offset[repeat - 1].second;
+    c.holds = false;
+    c.counterexample = "L" + crd(l, j) + " = L" + crd(l, i) + " = " + std::to_string(a) + " (indices " +
+                       std::to_string(j) + " and " + std::to_string(i) + ")";
+    c.message = "not injective: two coordinates map to offset " + std::to_string(a);
+    return c;
   }
   c.message = "its " + std::to_string(size(l).value) + " coordinates map to distinct offsets";
   return c;
@@ -46,40 +73,51 @@ Check injective(const Layout& l) {
 
 Check surjective(const Layout& l, int64_t codomain) {
   require_enumerable(l, "the layout");
+  if (codomain < 0)
+    throw Error("verify", "--codomain must be >= 0",
+                "verify: --codomain N must be >= 0 (the offsets [0, N)), got " + std::to_string(codomain));
   Check c{"surjective", to_string(l), "", true, ""};
   // Onto [0, N): every offset reached, and no offset outside (a map into a larger range is not
   // one onto [0, N), and bijective would otherwise pass an injective L of more elements than N).
-  std::vector<char> hit(size_t(codomain), 0);
+  // The offsets reached, sorted: the first missing one is the first gap (N may exceed size(L)).
+  std::vector<int64_t> reached;
+  reached.reserve(size_t(size(l).value));
+  const laws::Flat f = fn(l);
   for (int64_t i = 0; i < size(l).value; ++i) {
-    const int64_t a = at(l, i);
+    const int64_t a = f(i);
     if (a < 0 || a >= codomain) {
       c.holds = false;
       c.counterexample = "L" + crd(l, i) + " = " + std::to_string(a) + " (index " + std::to_string(i) + ")";
       c.message = "not a map onto [0," + std::to_string(codomain) + "): an offset lies outside it";
       return c;
     }
-    hit[size_t(a)] = 1;
+    reached.push_back(a);
   }
-  for (int64_t a = 0; a < codomain; ++a)
-    if (!hit[size_t(a)]) {
-      c.holds = false;
-      c.counterexample = "offset " + std::to_string(a) + " is not reached";
-      c.message = "not surjective onto [0," + std::to_string(codomain) + ")";
-      return c;
-    }
+  std::sort(reached.begin(), reached.end());
+  reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
+  int64_t missing = 0;  // reached holds 0, 1, ..., k - 1 as its first k entries: k is missing
+  while (missing < int64_t(reached.size()) && reached[size_t(missing)] == missing) ++missing;
+  if (missing < codomain) {
+    c.holds = false;
+    c.counterexample = "offset " + std::to_string(missing) + " is not reached";
+    c.message = "not surjective onto [0," + std::to_string(codomain) + ")";
+    return c;
+  }
   c.message = "every offset in [0," + std::to_string(codomain) + ") is reached";
   return c;
 }
 
 // Each element of the tile exactly once: TV(t,v) is a coordinate index of the tile.
 Check tv_exactly_once(const Layout& tv, const IntTuple& tile, const std::string& what) {
+  require_tv(tv);
+  require_shape(tile, "the tile");
   const int64_t n = size(tile).value;
   Check c{what, to_string(tv) + " over " + to_string(tile), "", true, ""};
-  if (n > kMaxEnumerate) throw Error("verify", "tile too large", "verify: the tile is too large to enumerate");
   std::vector<int64_t> owner(size_t(n), -1);
   const int64_t threads = size(tv.get(0)).value;
+  const laws::Flat f = fn(tv);
   for (int64_t i = 0; i < size(tv).value; ++i) {
-    const int64_t z = at(tv, i);
+    const int64_t z = f(i);
     const int64_t t = i % threads, v = i / threads;
     if (z < 0 || z >= n) {
       c.holds = false;
@@ -114,6 +152,7 @@ Check tv_exactly_once(const Layout& tv, const IntTuple& tile, const std::string&
 
 // Partitions of every thread cover the tensor exactly once (on coordinates).
 Check partitions_exactly_once(const TiledCopy& tc, const IntTuple& shape, bool src) {
+  require_shape(shape, "the tensor");
   const Layout coords = make_layout(shape);
   const int64_t n = size(shape).value;
   Check c{src ? "partition_S covers each element once" : "partition_D covers each element once", to_string(shape), "",
@@ -121,8 +160,17 @@ Check partitions_exactly_once(const TiledCopy& tc, const IntTuple& shape, bool s
   std::vector<int64_t> owner(size_t(n), -1);
   for (int64_t t = 0; t < size(tc).value; ++t) {
     const SlicedLayout p = partition(tc, coords, dynamic_int(t), src);
+    require_enumerable(p.layout, "a thread's partition");
+    const laws::Flat f = fn(p.layout);
     for (int64_t i = 0; i < size(p.layout).value; ++i) {
-      const int64_t q = p.offset.value + at(p.layout, i);
+      const int64_t q = p.offset.value + f(i);
+      if (q < 0 || q >= n) {
+        c.holds = false;
+        c.counterexample = "thread " + std::to_string(t) + " value " + std::to_string(i) + " -> index " +
+                           std::to_string(q) + ", outside the tensor's " + std::to_string(n) + " elements";
+        c.message = "a partition reaches outside the tensor";
+        return c;
+      }
       if (owner[size_t(q)] >= 0) {
         c.holds = false;
         c.counterexample = "coordinate " + to_string(idx2crd(int_tuple(dynamic_int(q)), shape)) +
@@ -157,11 +205,12 @@ Check src_dst_agree(const TiledCopy& tc, const IntTuple& shape) {
   std::map<int64_t, int64_t> count;
   for (int64_t t = 0; t < size(tc).value; ++t) {
     const SlicedLayout s = partition_S(tc, coords, dynamic_int(t)), d = partition_D(tc, coords, dynamic_int(t));
+    const laws::Flat fs = fn(s.layout), fd = fn(d.layout);
     for (int64_t i = 0; i < size(s.layout).value; ++i) {
-      const int64_t qs = s.offset.value + at(s.layout, i);
+      const int64_t qs = s.offset.value + fs(i);
       ++count[qs];
       if (same_atom) {
-        const int64_t qd = d.offset.value + at(d.layout, i);
+        const int64_t qd = d.offset.value + fd(i);
         if (qs != qd) {
           c.holds = false;
           c.counterexample = "thread " + std::to_string(t) + " value " + std::to_string(i) + ": source " +
@@ -172,7 +221,7 @@ Check src_dst_agree(const TiledCopy& tc, const IntTuple& shape) {
         }
       }
     }
-    for (int64_t i = 0; i < size(d.layout).value; ++i) --count[d.offset.value + at(d.layout, i)];
+    for (int64_t i = 0; i < size(d.layout).value; ++i) --count[d.offset.value + fd(i)];
   }
   for (const auto& [q, k] : count)
     if (k != 0) {
@@ -189,19 +238,24 @@ Check src_dst_agree(const TiledCopy& tc, const IntTuple& shape) {
 
 // left:  R = left_inverse(L),  R(L(i)) == i for i < size(L);
 // right: R = right_inverse(L), L(R(i)) == i for i < size(R).
+// (left_inverse of a non-injective L satisfies its own law, L(R(L(i))) = L(i), which `verify law
+// left_inverse` checks; no R makes R o L the identity there, and the failure names the two indices.)
 Check inverse_check(const Layout& l, bool left) {
   Check c{left ? "left_inverse" : "right_inverse", to_string(l), "", true, ""};
   const Layout r = left ? left_inverse(l) : right_inverse(l);
   const Layout& inner = left ? l : r;
   const Layout& outer = left ? r : l;
+  require_enumerable(inner, left ? "the layout" : "the right inverse");
   const std::string law = left ? "R(L(" : "L(R(";
+  const laws::Flat fi = fn(inner), fo = fn(outer);
   for (int64_t i = 0; i < size(inner).value; ++i)
-    if (at(outer, at(inner, i)) != i) {
+    if (fo(fi(i)) != i) {
       c.holds = false;
-      c.counterexample =
-          law + std::to_string(i) + ")) = " + std::to_string(at(outer, at(inner, i))) + " with R = " + to_string(r);
-      c.message = left ? "left_inverse(L) o L is not the identity (is L injective?)"
-                       : "L o right_inverse(L) is not the identity";
+      c.counterexample = law + std::to_string(i) + ")) = " + std::to_string(fo(fi(i))) + " with R = " + to_string(r);
+      c.message = left ? "left_inverse(L) o L is not the identity" : "L o right_inverse(L) is not the identity";
+      if (const Check inj = injective(l); left && !inj.holds)
+        c.message += ": L is not injective, " + inj.counterexample +
+                     ", so no R has R(L(i)) = i (left_inverse's law for such L: verify law left_inverse)";
       return c;
     }
   c.message = "R = " + to_string(r) + " and " + law + "i)) == i for all i < " + std::to_string(size(inner).value);
