@@ -21,9 +21,10 @@ if ! command -v clang++ >/dev/null ||
 fi
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCOTILE_FUZZ=ON -DCOTILE_BUILD_TESTS=OFF \
       -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined" >/dev/null
-cmake --build build-fuzz -j"$jobs" --target calc_fuzz law_fuzz
-mkdir -p "$probe/calc" "$probe/law"
+cmake --build build-fuzz -j"$jobs" --target calc_fuzz law_fuzz cli_fuzz
+mkdir -p "$probe/calc" "$probe/law" "$probe/cli"
 cp fuzz/corpus/* fuzz/regressions/* "$probe/calc/"
+cp fuzz/corpus_cli/* "$probe/cli/"
 run() {  # run NAME ARGS...: the last line, or the log's end on a finding
   local name=$1 log="$probe/$1.log"
   shift
@@ -36,4 +37,5 @@ run() {  # run NAME ARGS...: the last line, or the log's end on a finding
 }
 run calc_fuzz -dict=fuzz/calc.dict -runs=50000 -max_len=512 -timeout=10 "$probe/calc"
 run law_fuzz -runs=20000 -max_len=256 -timeout=30 "$probe/law"
+run cli_fuzz -dict=fuzz/cli.dict -runs=5000 -max_len=512 -timeout=30 "$probe/cli"
 echo "fuzz_smoke: passed"
