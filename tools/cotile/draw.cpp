@@ -222,10 +222,7 @@ Panel tv_panel(const Layout& tv, const IntTuple& tile, const std::string& title)
   Panel p;
   p.title = title;
   grid_of(tile, p.rows, p.cols, p.row_breaks, p.col_breaks);
-  if (tv.rank() != 2)
-    throw Error("draw", "a TV layout has two modes",
-                "draw: a TV layout has two modes, (threads, values); " + to_string(tv) + " has rank " +
-                    std::to_string(tv.rank()));
+  require_tv_layout(tv, "draw");
   require_drawable(size(tv).value, "the TV layout");
   const int64_t threads = size(tv.get(0)).value;
   p.cells.reserve(size_t(size(tv).value));

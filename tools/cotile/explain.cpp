@@ -205,6 +205,13 @@ CopyAtom atom_from_flags(const Flags& f, const std::string& verb) {
 }
 }  // namespace
 
+void require_tv_layout(const Layout& tv, const std::string& verb) {
+  if (tv.rank() != 2)
+    throw Error(verb, "a TV layout has two modes",
+                verb + ": a TV layout has two modes, (threads, values); " + to_string(tv) + " has rank " +
+                    std::to_string(tv.rank()));
+}
+
 TiledCopy copy_from_flags(const Flags& f, const std::string& verb) {
   const CopyAtom atom = atom_from_flags(f, verb);
   if (f.has("atom-tv") || f.has("data"))

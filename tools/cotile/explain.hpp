@@ -53,6 +53,9 @@ Flags parse_flags(const std::vector<std::string>& args, const std::vector<std::s
 // listed (every verb's parser reports it so).
 Error unknown_option(const std::string& verb, const std::string& option);
 
+// A TV layout given to `verb` has two modes, (threads, values): otherwise an Error naming it.
+void require_tv_layout(const Layout& tv, const std::string& verb);
+
 // A tiled copy described by flags: --atom, --elem and either (--atom-tv, --data) for
 // make_cotiled_copy or (--thr, --val) for make_tiled_copy.
 TiledCopy copy_from_flags(const Flags& f, const std::string& verb);

@@ -34,12 +34,9 @@ void require_shape(const IntTuple& s, const std::string& what) {
   check_extents("verify", s);
   require_enumerable(size(s).value, what);
 }
-// A TV layout has two modes, (threads, values).
+// A TV layout (two modes, threads and values) that verify enumerates.
 void require_tv(const Layout& tv) {
-  if (tv.rank() != 2)
-    throw Error("verify", "a TV layout has two modes",
-                "verify: a TV layout has two modes, (threads, values); " + to_string(tv) + " has rank " +
-                    std::to_string(tv.rank()));
+  require_tv_layout(tv, "verify");
   require_enumerable(tv, "the TV layout");
 }
 
