@@ -1,7 +1,6 @@
 // cotile verify: check a layout or a copy by enumeration and report a counterexample.
 #include <algorithm>
 #include <cstdio>
-#include <map>
 
 #include "explain.hpp"
 #include "cotile/laws/flat.hpp"
@@ -196,16 +195,34 @@ Check partitions_exactly_once(const TiledCopy& tc, const IntTuple& shape, bool s
 // is per (thread, value); otherwise the atom moves values between threads and the two sides
 // must cover the same coordinates.
 Check src_dst_agree(const TiledCopy& tc, const IntTuple& shape) {
+  require_shape(shape, "the tensor");
   const Layout coords = make_layout(shape);
+  const int64_t n = size(shape).value;
   Check c{"source and destination agree on coordinates", to_string(shape), "", true, ""};
   const bool same_atom = tc.atom.val_src == tc.atom.val_dst;
-  std::map<int64_t, int64_t> count;
+  // Every thread's partition is enumerated (each of one size): at most 2^24 elements in all.
+  const int64_t each = size(partition_S(tc, coords, dynamic_int(0)).layout).value;
+  if (each > 0 && size(tc).value > kMaxEnumerate / each)
+    throw Error("verify", "the partitions are too large to enumerate",
+                "verify: the threads' partitions together are too large to enumerate (" +
+                    std::to_string(size(tc).value) + " threads of " + std::to_string(each) + " elements)");
+  std::vector<int64_t> count(size_t(n), 0);  // reads minus writes of each coordinate
+  // q, an index the partitions reach, lies in the tensor; otherwise c fails naming it.
+  auto inside = [&](int64_t q, int64_t t, int64_t i, const char* side) {
+    if (q >= 0 && q < n) return true;
+    c.holds = false;
+    c.counterexample = "thread " + std::to_string(t) + " value " + std::to_string(i) + ": " + side + " index " +
+                       std::to_string(q) + ", outside the tensor's " + std::to_string(n) + " elements";
+    c.message = "a partition reaches outside the tensor";
+    return false;
+  };
   for (int64_t t = 0; t < size(tc).value; ++t) {
     const SlicedLayout s = partition_S(tc, coords, dynamic_int(t)), d = partition_D(tc, coords, dynamic_int(t));
     const laws::Flat fs = fn(s.layout), fd = fn(d.layout);
     for (int64_t i = 0; i < size(s.layout).value; ++i) {
       const int64_t qs = s.offset.value + fs(i);
-      ++count[qs];
+      if (!inside(qs, t, i, "source")) return c;
+      ++count[size_t(qs)];
       if (same_atom) {
         const int64_t qd = d.offset.value + fd(i);
         if (qs != qd) {
@@ -218,10 +235,14 @@ Check src_dst_agree(const TiledCopy& tc, const IntTuple& shape) {
         }
       }
     }
-    for (int64_t i = 0; i < size(d.layout).value; ++i) --count[d.offset.value + fd(i)];
+    for (int64_t i = 0; i < size(d.layout).value; ++i) {
+      const int64_t qd = d.offset.value + fd(i);
+      if (!inside(qd, t, i, "destination")) return c;
+      --count[size_t(qd)];
+    }
   }
-  for (const auto& [q, k] : count)
-    if (k != 0) {
+  for (int64_t q = 0; q < n; ++q)
+    if (const int64_t k = count[size_t(q)]; k != 0) {
       c.holds = false;
       c.counterexample = "coordinate " + to_string(idx2crd(int_tuple(dynamic_int(q)), shape)) + " is read " +
                          (k > 0 ? "more" : "less") + " often than written";
