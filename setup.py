@@ -15,7 +15,7 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 TOOLS = ["ops.cpp", "ops_algebra.cpp", "ops_atom.cpp", "atoms.cpp", "golden.cpp", "describe.cpp", "explain.cpp",
-         "verify.cpp", "draw.cpp", "laws.cpp"]
+         "flags.cpp", "verify.cpp", "draw.cpp", "laws.cpp"]
 BINDING = ["module.cpp", "convert.cpp", "objects.cpp", "functions.cpp", "verbs.cpp"]
 
 
