@@ -42,18 +42,18 @@ void require_tv(const Layout& tv) {
 Check injective(const Layout& l) {
   require_enumerable(l, "the layout");
   Check c{"injective", to_string(l), "", true, ""};
-  // (offset, index) sorted: the first index that repeats an earlier one's offset is the smallest
+  // (offset, index) sorted: the first index whose offset an earlier index has is the smallest
   // second index of a run of equal offsets; the run's first index is that earlier one.
   const laws::Flat f = fn(l);
   std::vector<std::pair<int64_t, int64_t>> by_offset(size_t(size(l).value));
   for (int64_t i = 0; i < size(l).value; ++i) by_offset[size_t(i)] = {f(i), i};
   std::sort(by_offset.begin(), by_offset.end());
-  size_t repeat = 0;  // the entry of the earliest repeat (0: none; entry 0 repeats nothing)
-  for (size_t k = 1; k < by_offset.size(); ++k)
-    if (by_offset[k].first == by_offset[k - 1].first && by_offset[k].second > by_offset[k - 1].second &&
-        (repeat == 0 || by_offset[k].second < by_offset[repeat].second) &&
-        (k < 2 || by_offset[k - 2].first != by_offset[k].first))
-      repeat = k;
+  size_t repeat = 0;  // the entry of that index (0: none, entry 0 starts a run)
+  for (size_t k = 1; k < by_offset.size(); ++k) {
+    const int64_t a = by_offset[k].first;
+    const bool second_of_run = by_offset[k - 1].first == a && (k == 1 || by_offset[k - 2].first != a);
+    if (second_of_run && (repeat == 0 || by_offset[k].second < by_offset[repeat].second)) repeat = k;
+  }
   if (repeat != 0) {
     const auto [a, i] = by_offset[repeat];
     const int64_t j = by_offset[repeat - 1].second;
