@@ -60,12 +60,17 @@ void require_drawable(int64_t n, const std::string& what) {
                     " elements, more than draw draws (2^18 = 262144); draw a slice or a smaller tile");
 }
 
+// A shape drawn one cell an element: extents >= 0, at most kMaxCells elements.
+void require_drawable(const IntTuple& shape, const std::string& what) {
+  check_extents("draw", shape);
+  require_drawable(size(shape).value, what + " " + to_string(shape));
+}
+
 // Rows are mode 0 of the shape (or, with rows_hint > 0, that many rows); columns the rest.
 int64_t g_rows_override = 0;
 void grid_of(const IntTuple& shape, int64_t& rows, int64_t& cols, std::vector<int64_t>& rb, std::vector<int64_t>& cb,
              bool first_leaf_rows = false) {
-  check_extents("draw", shape);
-  require_drawable(size(shape).value, "the shape " + to_string(shape));
+  require_drawable(shape, "the shape");
   const IntTuple w = wrap(shape);
   rows = size(w.get(0)).value;
   if (first_leaf_rows && w.get(0).is_tuple()) rows = flatten(shape).get(0).value().value;
@@ -224,14 +229,14 @@ Panel tv_panel(const Layout& tv, const IntTuple& tile, const std::string& title)
   grid_of(tile, p.rows, p.cols, p.row_breaks, p.col_breaks);
   require_tv_layout(tv, "draw");
   require_drawable(size(tv).value, "the TV layout");
-  const int64_t threads = size(tv.get(0)).value;
+  const int64_t threads = size(tv.get(0)).value, elements = size(tile).value;
   p.cells.reserve(size_t(size(tv).value));
   for (int64_t i = 0; i < size(tv).value; ++i) {
     const int64_t z = eval(tv, int_tuple(dynamic_int(i))).value, t = i % threads, v = i / threads;
-    if (z < 0 || z >= size(tile).value)
+    if (z < 0 || z >= elements)
       throw Error("draw", "outside the tile",
                   "draw: T" + std::to_string(t) + "V" + std::to_string(v) + " -> " + std::to_string(z) +
-                      " lies outside the tile " + to_string(tile) + " of " + std::to_string(size(tile).value) +
+                      " lies outside the tile " + to_string(tile) + " of " + std::to_string(elements) +
                       " elements (verify tv checks the TV layout)");
     const int64_t r = z % p.rows, c = z / p.rows;
     p.cells.push_back({r, c, "T" + std::to_string(t) + "V" + std::to_string(v),
@@ -269,6 +274,7 @@ Panel partition_panel(const TiledCopy& tc, const IntTuple& shape, bool src, cons
   const Layout coords = make_layout(shape);
   // partition(tc, coords, t, src) for every thread t: the thread-fragment layout once, sliced.
   const Layout frg = tidfrg(tc, coords, src);
+  const int64_t elements = size(shape).value;
   p.cells.reserve(size_t(size(frg).value));
   for (int64_t t = 0; t < size(tc).value; ++t) {
     const SlicedLayout part =
@@ -281,7 +287,7 @@ Panel partition_panel(const TiledCopy& tc, const IntTuple& shape, bool src, cons
     require_drawable(int64_t(p.cells.size()) + values, "the partitions");
     for (int64_t v = 0; v < values; ++v) {
       const int64_t q = part.offset.value + (flat ? fl(v) : eval(part.layout, int_tuple(dynamic_int(v))).value);
-      if (q < 0 || q >= size(shape).value)
+      if (q < 0 || q >= elements)
         throw Error("draw", "outside the tensor",
                     "draw: thread " + std::to_string(t) + " value " + std::to_string(v) + " -> index " +
                         std::to_string(q) + " lies outside the tensor " + to_string(shape) +
@@ -378,8 +384,7 @@ Drawing draw_from(const Flags& f, bool documents) {
                                                 : tiler_shape(tc.tiler));
     title = std::string("tiled copy ") + tc.atom.traits.name + " " + name(tc.atom.elem) + ", layout_tv " +
             to_string(tc.layout_tv);
-    check_extents("draw", shape);
-    require_drawable(size(shape).value, "the tensor " + to_string(shape));
+    require_drawable(shape, "the tensor");
     CoordText coord_text(shape);
     panels.push_back(partition_panel(tc, shape, true, "source (partition_S)", coord_text));
     panels.push_back(partition_panel(tc, shape, false, "destination (partition_D)", coord_text));

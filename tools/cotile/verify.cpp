@@ -13,12 +13,10 @@ namespace {
 
 using Check = VerifyCheck;
 
-// At most 2^24 elements: verify's arrays of them take up to 256 MB (injective's pairs).
+// At most 2^24 elements: verify's arrays of them take up to 256 MB (injective's pairs). Layouts
+// are evaluated as laws::flat (no coordinate trees): verify's values are all known.
 constexpr int64_t kMaxEnumerate = int64_t(1) << 24;
 
-// L as a function of an integer index, without building coordinates (laws/flat.hpp); the values
-// verify gets (parsed text and the engine's results on them) are all known.
-laws::Flat fn(const Layout& l) { return laws::flat(l); }
 std::string crd(const Layout& l, int64_t i) { return to_string(idx2crd(int_tuple(dynamic_int(i)), l.shape)).c_str(); }
 
 // n elements of `what`, which verify enumerates (an array of n entries for a tile or tensor).
@@ -44,7 +42,7 @@ Check injective(const Layout& l) {
   Check c{"injective", to_string(l), "", true, ""};
   // (offset, index) sorted: the first index whose offset an earlier index has is the smallest
   // second index of a run of equal offsets; the run's first index is that earlier one.
-  const laws::Flat f = fn(l);
+  const laws::Flat f = laws::flat(l);
   std::vector<std::pair<int64_t, int64_t>> by_offset(size_t(size(l).value));
   for (int64_t i = 0; i < size(l).value; ++i) by_offset[size_t(i)] = {f(i), i};
   std::sort(by_offset.begin(), by_offset.end());
@@ -78,7 +76,7 @@ Check surjective(const Layout& l, int64_t codomain) {
   // The offsets reached, sorted: the first missing one is the first gap (N may exceed size(L)).
   std::vector<int64_t> reached;
   reached.reserve(size_t(size(l).value));
-  const laws::Flat f = fn(l);
+  const laws::Flat f = laws::flat(l);
   for (int64_t i = 0; i < size(l).value; ++i) {
     const int64_t a = f(i);
     if (a < 0 || a >= codomain) {
@@ -111,7 +109,7 @@ Check tv_exactly_once(const Layout& tv, const IntTuple& tile, const std::string&
   Check c{what, to_string(tv) + " over " + to_string(tile), "", true, ""};
   std::vector<int64_t> owner(size_t(n), -1);
   const int64_t threads = size(tv.get(0)).value;
-  const laws::Flat f = fn(tv);
+  const laws::Flat f = laws::flat(tv);
   for (int64_t i = 0; i < size(tv).value; ++i) {
     const int64_t z = f(i);
     const int64_t t = i % threads, v = i / threads;
@@ -157,7 +155,7 @@ Check partitions_exactly_once(const TiledCopy& tc, const IntTuple& shape, bool s
   for (int64_t t = 0; t < size(tc).value; ++t) {
     const SlicedLayout p = partition(tc, coords, dynamic_int(t), src);
     require_enumerable(p.layout, "a thread's partition");
-    const laws::Flat f = fn(p.layout);
+    const laws::Flat f = laws::flat(p.layout);
     for (int64_t i = 0; i < size(p.layout).value; ++i) {
       const int64_t q = p.offset.value + f(i);
       if (q < 0 || q >= n) {
@@ -218,7 +216,7 @@ Check src_dst_agree(const TiledCopy& tc, const IntTuple& shape) {
   };
   for (int64_t t = 0; t < size(tc).value; ++t) {
     const SlicedLayout s = partition_S(tc, coords, dynamic_int(t)), d = partition_D(tc, coords, dynamic_int(t));
-    const laws::Flat fs = fn(s.layout), fd = fn(d.layout);
+    const laws::Flat fs = laws::flat(s.layout), fd = laws::flat(d.layout);
     for (int64_t i = 0; i < size(s.layout).value; ++i) {
       const int64_t qs = s.offset.value + fs(i);
       if (!inside(qs, t, i, "source")) return c;
@@ -265,7 +263,7 @@ Check inverse_check(const Layout& l, bool left) {
   const Layout& outer = left ? r : l;
   require_enumerable(inner, left ? "the layout" : "the right inverse");
   const std::string law = left ? "R(L(" : "L(R(";
-  const laws::Flat fi = fn(inner), fo = fn(outer);
+  const laws::Flat fi = laws::flat(inner), fo = laws::flat(outer);
   for (int64_t i = 0; i < size(inner).value; ++i)
     if (fo(fi(i)) != i) {
       c.holds = false;
