@@ -57,7 +57,7 @@ MODELS = [
 # Not in the table: MLA models (DeepSeek-V2/V3: one latent KV head of 512 + 64), which this GQA
 # kernel does not compute; Falcon-7B (71 heads on one KV head: G = 71 > 32); Phi-3-mini (D = 96).
 
-KERNEL_GROUPS = range(1, 33)      # G the kernel supports (decode_api.cu: 1 to 32)
+KERNEL_GROUPS = range(1, 33)      # G the kernel supports (decode_plan.cu: 1 to 32)
 KERNEL_HEAD_DIMS = (64, 128, 256)
 KV_DTYPES = ("bf16", "fp8-e4m3")  # q and o are bf16 for both
 PAGE_SIZES = (16, 64)

@@ -75,7 +75,7 @@ std::map<std::string, std::pair<double, double>> oracle_times(const std::string&
   return out;
 }
 
-// The plan decode_api.cu makes for a row at one token a sequence: its oracle key.
+// The plan decode_plan.cu makes for a row at one token a sequence: its oracle key.
 std::string replay(const Row& r) {
   const int64_t batch = r.num("B"), heads_kv = r.num("Hkv"), head_dim = r.num("D"), group = r.num("G");
   const int64_t rows = r.num("N");

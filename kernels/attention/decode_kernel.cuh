@@ -39,7 +39,7 @@ namespace cotile::attention::detail {
 // instantiation so that the others carry none of its code (decode_pairs.cu; with Tokens,
 // decode_pairs_tokens.cu).
 // MB: the row blocks (m-tiles of 16 query rows) a CTA computes against each K/V tile (several
-// tokens only: 32 rows at head_dim <= 128; decode_api.cu, LaunchHeads). MB = 4: the warpgroup
+// tokens only: 32 rows at head_dim <= 128; launch.hpp, LaunchHeads). MB = 4: the warpgroup
 // kernel (decode_rows.cuh), 64 rows a CTA by wgmma, warp w's rows block w.
 // Cache: the launches the kernel serves (params.hpp, CacheKind): any, or one token a sequence on a
 // contiguous or a paged cache without remap, appended tokens, window or soft-cap (the plain kernels).

@@ -1,6 +1,6 @@
 // The H200 as the plan sees it, for use without a GPU (decode_args_test, bench/decode/plan_replay):
 // 132 SMs; the CTAs an SM each decode kernel fits (cudaOccupancyMaxActiveBlocksPerMultiprocessor at
-// its shared memory); and the clusters of 2 .. 8 CTAs resident at once (decode_api.cu,
+// its shared memory); and the clusters of 2 .. 8 CTAs resident at once (decode_plan.cu,
 // cluster_slots: cudaOccupancyMaxActiveClusters), as bench/decode/bench.py's cluster capacity
 // printed them, at one, two and three CTAs an SM. A solo launch (one CTA an SM by its shared
 // memory) sees the one-CTA-an-SM counts.
