@@ -146,75 +146,12 @@ struct DecodeCta {
   __device__ __forceinline__ void copy_kv(uint8_t* dst, const uint8_t* src, bool pred) const {
     arch::cp_async_zfill<16, arch::CacheOp::kGlobal>(dst, src, pred, kv_policy);
   }
+  // The tile's copies, `page` its page when Paged (decode_load.cuh).
   template <bool Paged>
-  __device__ __forceinline__ void issue_rows(const Copy& lc, int t, int s, int32_t page) const {
-    uint8_t* sk = stage_k(s);
-    uint8_t* sv = sk + C::kTile;
-    const int n0 = tile_row(t);
-    const bool appended_here = rows.template appended_in_tile<Tokens>(n0);  // warp-uniform
-    // Most tiles: 16 cache rows in one page (`page`) or a contiguous cache: one row address per
-    // lane, the other copies at fixed row steps from it (fewer instructions: fp8 caches are
-    // issue-bound).
-    const bool whole = n0 + kRows <= hi && !appended_here &&
-                       (!Paged || (n0 >> rows.log2_page) == ((n0 + kRows - 1) >> rows.log2_page));  // warp-uniform
-    if (whole) {
-      const int n = n0 + lc.row[0];
-      RowAddress a = Paged ? rows.in_page(page, n) : rows.cache<false>(n);
-      a = RowAddress{a.k + lc.byte, a.v + lc.byte}.opaque();
-#pragma unroll
-      for (int j = 0; j < Copy::kCopies; ++j) {
-        copy_kv(sk + lc.smem[j], a.k + int64_t(Copy::row_step(j)) * rows.k_sn, true);
-        copy_kv(sv + lc.smem[j], a.v + int64_t(Copy::row_step(j)) * rows.v_sn, true);
-      }
-      return;
-    }
-#pragma unroll
-    for (int j = 0; j < Copy::kCopies; ++j) {
-      const int n = n0 + lc.row[j];
-      const bool valid = n < hi;
-      const RowAddress a =
-          appended_here ? rows.template attended<Paged, Tokens>(valid ? n : lo) : rows.cache<Paged>(valid ? n : lo);
-      copy_kv(sk + lc.smem[j], a.k + lc.byte, valid);
-      copy_kv(sv + lc.smem[j], a.v + lc.byte, valid);
-    }
-  }
+  __device__ __forceinline__ void issue_rows(const Copy& lc, int t, int s, int32_t page) const;
 
-  // Q as loaded -> Q in the compute type, columns in MMA order (qk_column), swizzled rows (row
-  // block j at j x 16 rows); a thread writes 8 columns (16 bytes) at a time. Several blocks
-  // (C::kQInPlace) convert where Q was loaded: every thread reads its items, then all write.
-  __device__ void prepare_q() const {
-    const uint8_t* raw = smem;
-    uint8_t* qc = C::kQInPlace ? smem : smem + C::kQRawBytes;
-    constexpr auto column = C::qk_column();
-    constexpr auto qc_tile = tile_layout<C::kQr>();
-    const auto convert = [&](int i) {  // item i: row i / (D / 8), columns 8 (i % (D / 8)) ..
-      const int m = i / (D / 8), k0 = 8 * (i % (D / 8));
-      uint32_t w[4];
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const float x0 = load_as_float(raw + (m * D + int(column(k0 + 2 * e))) * p.q_bytes, p.q_type);
-        const float x1 = load_as_float(raw + (m * D + int(column(k0 + 2 * e + 1))) * p.q_bytes, p.q_type);
-        w[e] = pack2<C::kBf16>(x0, x1);
-      }
-      return make_uint4(w[0], w[1], w[2], w[3]);
-    };
-    const auto place = [&](int i) {
-      const int m = i / (D / 8), k0 = 8 * (i % (D / 8));
-      return MB == 1 ? int(qc_tile(m, 2 * k0)) : int(qc_tile(m % kRows, 2 * k0)) + m / kRows * kRows * C::kQr;
-    };
-    if constexpr (C::kQInPlace) {
-      constexpr int kItems = MB * kRows * D / 8 / kThreads;
-      static_assert(kItems * kThreads == MB * kRows * D / 8, "decode: Q's items divide among the threads");
-      uint4 v[kItems];
-#pragma unroll
-      for (int j = 0; j < kItems; ++j) v[j] = convert(tid + j * kThreads);
-      __syncthreads();
-#pragma unroll
-      for (int j = 0; j < kItems; ++j) *reinterpret_cast<uint4*>(qc + place(tid + j * kThreads)) = v[j];
-    } else {
-      for (int i = tid; i < kRows * D / 8; i += kThreads) *reinterpret_cast<uint4*>(qc + place(i)) = convert(i);
-    }
-  }
+  // Q converted to the compute type (decode_load.cuh).
+  __device__ void prepare_q() const;
 
   // ldmatrix lane offsets, swizzled once per CTA. A step x along a row (a multiple of 32 bytes,
   // or of 16 when the lane's own chunk is even) only sets bits the lane offset leaves clear and
@@ -236,26 +173,8 @@ struct DecodeCta {
     v_lane = int(RowSwizzle<kR>{}(lanes_rows_first<kR>()(lane)));
   }
 
-  // Q's A fragments, k-step ks = 16 columns: (rows 0-7 | 8-15) x (k 0-7 | 8-15). From Q as loaded
-  // for an fp8 cache, in its k order: k (2c, 2c + 1) and (8 + 2c, 9 + 2c) are columns
-  // 16 ks + 4c .. 4c + 3 of rows g and g + 8 (two 8-byte loads); else one ldmatrix. One branch
-  // for all k-steps. Row block mb's rows lie 16 rows further per block (the swizzle reads no bit
-  // of that step).
-  __device__ void q_fragments(uint32_t (&qa)[D / 16][4], int mb = 0) const {
-    const uint8_t* base = q_base + mb * kRows * C::kQr;
-    if (C::kFp8 && q_as_loaded()) {
-#pragma unroll
-      for (int ks = 0; ks < D / 16; ++ks) {
-        const uint2 r0 = *reinterpret_cast<const uint2*>(base + q_lane + 32 * ks);
-        const uint2 r1 = *reinterpret_cast<const uint2*>(base + q_lane + 8 * C::kQr + 32 * ks);
-        qa[ks][0] = r0.x, qa[ks][1] = r1.x, qa[ks][2] = r0.y, qa[ks][3] = r1.y;
-      }
-    } else {
-#pragma unroll
-      for (int ks = 0; ks < D / 16; ++ks)
-        arch::ldmatrix_x4(qa[ks][0], qa[ks][1], qa[ks][2], qa[ks][3], base + (q_lane ^ (32 * ks)));
-    }
-  }
+  // Q's A fragments of row block mb (decode_load.cuh).
+  __device__ void q_fragments(uint32_t (&qa)[D / 16][4], int mb = 0) const;
   // The fragments of all row blocks (kQInRegisters), or, per k-step, of block mb from shared memory.
   using QFragments = uint32_t[C::kQInRegisters ? MB : 1][D / 16][4];
   __device__ __forceinline__ void q_step(const QFragments& qa, int mb, int ks, uint32_t (&f)[4]) const {
@@ -577,6 +496,7 @@ struct DecodeCta {
 }  // namespace cotile::attention::detail
 
 #include "decode_epilogue.cuh"  // DecodeCta's epilogue
+#include "decode_load.cuh"      // DecodeCta's K/V copies and Q
 #include "decode_mma.cuh"       // DecodeCta's MMAs
 #include "decode_rows.cuh"      // DecodeCta's warpgroup kernel (MB = 4)
 
