@@ -11,7 +11,6 @@
 #include <cstdarg>
 #include <cstdio>
 #include <string>
-#include <vector>
 
 #include "decode.h"
 #include "cotile/arch/dependent_launch.hpp"

@@ -211,8 +211,9 @@ Panel layout_panel(const Layout& l, const std::string& title) {
   Panel p;
   p.title = title;
   grid_of(l.shape, p.rows, p.cols, p.row_breaks, p.col_breaks);
-  p.cells.reserve(size_t(size(l).value));
-  for (int64_t i = 0; i < size(l).value; ++i) {
+  const int64_t n = size(l).value;
+  p.cells.reserve(size_t(n));
+  for (int64_t i = 0; i < n; ++i) {
     const int64_t a = eval(l, int_tuple(dynamic_int(i))).value;
     const int64_t r = i % p.rows, c = i / p.rows;
     p.cells.push_back({r, c, std::to_string(a),
@@ -228,10 +229,10 @@ Panel tv_panel(const Layout& tv, const IntTuple& tile, const std::string& title)
   p.title = title;
   grid_of(tile, p.rows, p.cols, p.row_breaks, p.col_breaks);
   require_tv_layout(tv, "draw");
-  require_drawable(size(tv).value, "the TV layout");
-  const int64_t threads = size(tv.get(0)).value, elements = size(tile).value;
-  p.cells.reserve(size_t(size(tv).value));
-  for (int64_t i = 0; i < size(tv).value; ++i) {
+  const int64_t n = size(tv).value, threads = size(tv.get(0)).value, elements = size(tile).value;
+  require_drawable(n, "the TV layout");
+  p.cells.reserve(size_t(n));
+  for (int64_t i = 0; i < n; ++i) {
     const int64_t z = eval(tv, int_tuple(dynamic_int(i))).value, t = i % threads, v = i / threads;
     if (z < 0 || z >= elements)
       throw Error("draw", "outside the tile",
@@ -310,7 +311,8 @@ Panel swizzle_panel(const ComposedLayout& c, int64_t elem_bytes, const std::stri
   grid_of(c.layout.shape, p.rows, p.cols, p.row_breaks, p.col_breaks);
   std::vector<std::vector<int64_t>> bank(size_t(p.rows), std::vector<int64_t>(size_t(p.cols)));
   std::vector<std::vector<int64_t>> word(size_t(p.rows), std::vector<int64_t>(size_t(p.cols)));
-  for (int64_t i = 0; i < size(c.layout).value; ++i) {
+  const int64_t n = size(c.layout).value;
+  for (int64_t i = 0; i < n; ++i) {
     const int64_t a = eval(c, int_tuple(dynamic_int(i)));
     if (a < 0 || a > std::numeric_limits<int64_t>::max() / 16)
       throw Error("draw", "offset out of range",

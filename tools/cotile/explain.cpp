@@ -229,7 +229,8 @@ Table ownership_table(const TiledCopy& tc, const IntTuple& tensor_shape, const s
     const SlicedLayout p = partition_S(tc, coords, dynamic_int(thr));
     std::map<int64_t, std::vector<int64_t>> by_row;
     const laws::Flat f = laws::flat(p.layout);  // the partition as a function of its index
-    for (int64_t i = 0; i < size(p.layout).value; ++i) {
+    const int64_t values = size(p.layout).value;
+    for (int64_t i = 0; i < values; ++i) {
       const int64_t c = p.offset.value + f(i);
       by_row[c % rows].push_back(c / rows);
     }

@@ -43,8 +43,9 @@ Check injective(const Layout& l) {
   // (offset, index) sorted: the first index whose offset an earlier index has is the smallest
   // second index of a run of equal offsets; the run's first index is that earlier one.
   const laws::Flat f = laws::flat(l);
-  std::vector<std::pair<int64_t, int64_t>> by_offset(size_t(size(l).value));
-  for (int64_t i = 0; i < size(l).value; ++i) by_offset[size_t(i)] = {f(i), i};
+  const int64_t n = size(l).value;
+  std::vector<std::pair<int64_t, int64_t>> by_offset(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) by_offset[size_t(i)] = {f(i), i};
   std::sort(by_offset.begin(), by_offset.end());
   size_t repeat = 0;  // the entry of that index (0: none, entry 0 starts a run)
   for (size_t k = 1; k < by_offset.size(); ++k) {
@@ -74,10 +75,11 @@ Check surjective(const Layout& l, int64_t codomain) {
   // Onto [0, N): every offset reached, and no offset outside (a map into a larger range is not
   // one onto [0, N), and bijective would otherwise pass an injective L of more elements than N).
   // The offsets reached, sorted: the first missing one is the first gap (N may exceed size(L)).
+  const int64_t n = size(l).value;
   std::vector<int64_t> reached;
-  reached.reserve(size_t(size(l).value));
+  reached.reserve(size_t(n));
   const laws::Flat f = laws::flat(l);
-  for (int64_t i = 0; i < size(l).value; ++i) {
+  for (int64_t i = 0; i < n; ++i) {
     const int64_t a = f(i);
     if (a < 0 || a >= codomain) {
       c.holds = false;
@@ -110,7 +112,8 @@ Check tv_exactly_once(const Layout& tv, const IntTuple& tile, const std::string&
   std::vector<int64_t> owner(size_t(n), -1);
   const int64_t threads = size(tv.get(0)).value;
   const laws::Flat f = laws::flat(tv);
-  for (int64_t i = 0; i < size(tv).value; ++i) {
+  const int64_t items = size(tv).value;
+  for (int64_t i = 0; i < items; ++i) {
     const int64_t z = f(i);
     const int64_t t = i % threads, v = i / threads;
     if (z < 0 || z >= n) {
@@ -156,7 +159,8 @@ Check partitions_exactly_once(const TiledCopy& tc, const IntTuple& shape, bool s
     const SlicedLayout p = partition(tc, coords, dynamic_int(t), src);
     require_enumerable(p.layout, "a thread's partition");
     const laws::Flat f = laws::flat(p.layout);
-    for (int64_t i = 0; i < size(p.layout).value; ++i) {
+    const int64_t values = size(p.layout).value;
+    for (int64_t i = 0; i < values; ++i) {
       const int64_t q = p.offset.value + f(i);
       if (q < 0 || q >= n) {
         c.holds = false;
@@ -217,7 +221,8 @@ Check src_dst_agree(const TiledCopy& tc, const IntTuple& shape) {
   for (int64_t t = 0; t < size(tc).value; ++t) {
     const SlicedLayout s = partition_S(tc, coords, dynamic_int(t)), d = partition_D(tc, coords, dynamic_int(t));
     const laws::Flat fs = laws::flat(s.layout), fd = laws::flat(d.layout);
-    for (int64_t i = 0; i < size(s.layout).value; ++i) {
+    const int64_t s_values = size(s.layout).value, d_values = size(d.layout).value;
+    for (int64_t i = 0; i < s_values; ++i) {
       const int64_t qs = s.offset.value + fs(i);
       if (!inside(qs, t, i, "source")) return c;
       ++count[size_t(qs)];
@@ -233,7 +238,7 @@ Check src_dst_agree(const TiledCopy& tc, const IntTuple& shape) {
         }
       }
     }
-    for (int64_t i = 0; i < size(d.layout).value; ++i) {
+    for (int64_t i = 0; i < d_values; ++i) {
       const int64_t qd = d.offset.value + fd(i);
       if (!inside(qd, t, i, "destination")) return c;
       --count[size_t(qd)];
@@ -264,7 +269,8 @@ Check inverse_check(const Layout& l, bool left) {
   require_enumerable(inner, left ? "the layout" : "the right inverse");
   const std::string law = left ? "R(L(" : "L(R(";
   const laws::Flat fi = laws::flat(inner), fo = laws::flat(outer);
-  for (int64_t i = 0; i < size(inner).value; ++i)
+  const int64_t n = size(inner).value;
+  for (int64_t i = 0; i < n; ++i)
     if (fo(fi(i)) != i) {
       c.holds = false;
       c.counterexample = law + std::to_string(i) + ")) = " + std::to_string(fo(fi(i))) + " with R = " + to_string(r);
