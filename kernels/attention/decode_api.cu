@@ -41,12 +41,12 @@ cotile_status ok() {
 }
 
 KernelInfo kernel_for(const LaunchHeads& l, int32_t kv, int cache) {
-  if (cache != kAnyCache) {  // one token, one KV head a CTA only; else none
-    if (l.per_cta != 1 || l.tokens) return {};
+  if (cache != kAnyCache) {  // one KV head and one row block a CTA only, several tokens at head_dim 128, 256
+    if (l.per_cta != 1 || l.m_blocks != 1) return {};
     switch (l.head_dim) {
-      case 64: return kernel_d64_plain(kv, cache);
-      case 128: return kernel_d128_plain(kv, cache);
-      case 256: return kernel_d256_plain(kv, cache);
+      case 64: return l.tokens ? KernelInfo{} : kernel_d64_plain(kv, cache);
+      case 128: return l.tokens ? kernel_d128_tokens_plain(kv, cache) : kernel_d128_plain(kv, cache);
+      case 256: return l.tokens ? kernel_d256_tokens_plain(kv, cache) : kernel_d256_plain(kv, cache);
       default: return {};
     }
   }

@@ -41,8 +41,9 @@ namespace cotile::attention::detail {
 // MB: the row blocks (m-tiles of 16 query rows) a CTA computes against each K/V tile (several
 // tokens only: 32 rows at head_dim <= 128; launch.hpp, LaunchHeads). MB = 4: the warpgroup
 // kernel (decode_rows.cuh), 64 rows a CTA by wgmma, warp w's rows block w.
-// Cache: the launches the kernel serves (params.hpp, CacheKind): any, or one token a sequence on a
-// contiguous or a paged cache without remap, appended tokens, window or soft-cap (the plain kernels).
+// Cache: the launches the kernel serves (params.hpp, CacheKind): any, or those on a contiguous or a
+// paged cache without remap, appended tokens, window or soft-cap (the plain kernels; of one token a
+// sequence, or with Tokens of several, one row block a CTA).
 template <int D, int KvType, bool Pairs = false, bool Tokens = false, int MB = 1, int Cache = kAnyCache>
 struct DecodeCta {
   using C = Config<D, KvType, MB>;
@@ -51,8 +52,8 @@ struct DecodeCta {
   static_assert(MB == 1 || MB == 4 || !C::kFp8,
                 "decode: fp8 caches take one row block a CTA, or the warpgroup kernel's four (plan.hpp)");
   static_assert(MB != 4 || (D == 128 && !Pairs), "decode: the warpgroup kernel is head_dim 128, one KV head a CTA");
-  static_assert(Cache == kAnyCache || (MB == 1 && !Tokens && !Pairs),
-                "decode: the plain kernels are one-token kernels of one KV head a CTA");
+  static_assert(Cache == kAnyCache || (MB == 1 && !Pairs),
+                "decode: the plain kernels are kernels of one KV head and one row block a CTA");
   // What the launch may hold (a plain kernel's answers are constants, so its code has no other path).
   static constexpr bool kAny = Cache == kAnyCache;
   __device__ bool paged() const { return Cache == kPagedCache || (kAny && rows.pages != nullptr); }

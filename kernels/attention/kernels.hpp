@@ -1,7 +1,8 @@
 // The compiled decode kernels: one per (head_dim, cache type), in decode_d64/128/256.cu, and for
 // several query tokens a sequence, in decode_d64/128/256_tokens.cu, one per row blocks a CTA too
 // (16 or 32 query rows; 32 for 16-bit caches of head_dim 64 and 128 only), and the warpgroup
-// kernels of 64 rows (decode_d128_rows.cu).
+// kernels of 64 rows (decode_d128_rows.cu); the plain kernels (params.hpp, CacheKind) of one token
+// at every head_dim and of several at head_dim 128 and 256.
 #pragma once
 
 #include "params.hpp"
@@ -22,6 +23,9 @@ KernelInfo kernel_d256(int kv_type);
 KernelInfo kernel_d64_plain(int kv_type, int cache);
 KernelInfo kernel_d128_plain(int kv_type, int cache);
 KernelInfo kernel_d256_plain(int kv_type, int cache);
+// The plain kernels of several tokens a sequence, one row block a CTA (decode_d128/256_tokens_plain.cu).
+KernelInfo kernel_d128_tokens_plain(int kv_type, int cache);
+KernelInfo kernel_d256_tokens_plain(int kv_type, int cache);
 KernelInfo kernel_pairs(int kv_type);                     // pairs of head_dim-64 KV heads (fp8 only; else none)
 KernelInfo kernel_d64_tokens(int kv_type, int m_blocks);  // q_len > 1 (Params::q_len); m_blocks 1 or 2
 KernelInfo kernel_d128_tokens(int kv_type, int m_blocks);
@@ -56,11 +60,11 @@ KernelInfo kernel_for_cache_type(int kv_type) {
     default: return {};
   }
 }
-// The plain kernels of head_dim D (decode_d*_plain.cu).
-template <int D>
+// The plain kernels of head_dim D (decode_d*_plain.cu; Tokens: decode_d*_tokens_plain.cu).
+template <int D, bool Tokens = false>
 KernelInfo plain_kernel_for(int kv_type, int cache) {
-  return cache == kContiguousCache ? kernel_for_cache_type<D, false, false, 1, kContiguousCache>(kv_type)
-         : cache == kPagedCache    ? kernel_for_cache_type<D, false, false, 1, kPagedCache>(kv_type)
+  return cache == kContiguousCache ? kernel_for_cache_type<D, false, Tokens, 1, kContiguousCache>(kv_type)
+         : cache == kPagedCache    ? kernel_for_cache_type<D, false, Tokens, 1, kPagedCache>(kv_type)
                                    : KernelInfo{};
 }
 #endif

@@ -15,11 +15,12 @@ constexpr int kRows = 16, kWarps = 4, kMaxSplits = 128, kMaxCluster = 8;
 constexpr int kMaxQLen = 8;  // query tokens a sequence (decode.h, shape.q_len)
 constexpr int kThreads = 32 * kWarps;
 
-// The launches a one-token kernel is compiled for (DecodeCta's Cache): any launch, or only those
-// of a contiguous or of a paged cache without a remap, appended tokens, window or soft-cap (the
-// "plain" kernels, decode_d*_plain.cu): the code of the paths such a launch never takes is not in
-// them, which an isolated call would fetch cold around the paths it takes (docs/design/decode.md,
-// "Code size").
+// The launches a kernel of one KV head and one row block a CTA is compiled for (DecodeCta's Cache):
+// any launch, or only those of a contiguous or of a paged cache without a remap, appended tokens,
+// window or soft-cap (the "plain" kernels: one token a sequence, decode_d*_plain.cu; several, at
+// head_dim 128 and 256, decode_d*_tokens_plain.cu): the code of the paths such a launch never takes
+// is not in them, which an isolated call would fetch cold around the paths it takes
+// (docs/design/decode.md, "Code size").
 enum CacheKind : int { kAnyCache = 0, kContiguousCache = 1, kPagedCache = 2 };
 
 // Bytes of one element of a cotile_dtype.
