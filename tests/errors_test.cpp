@@ -294,6 +294,9 @@ TEST(Errors, TiledCopyOfRunTimeStridesIsRefused) {
       "0))");
 }
 
+// CuTe's check refuses (_3,_2):(_2,_3), whose offsets 0, 2, 4, 3, 5, 7 a layout still reads back:
+// R(x) = (x % 2) * 2 + x / 2 (laws/left_inverse_search.hpp). Where the search finds none, the
+// message is the same without that line.
 TEST(Errors, LeftInverseDivisibility) {
   EXPECT_EQ(
       calc_error("left_inverse((_3,_2):(_2,_3))"),
@@ -302,6 +305,17 @@ TEST(Errors, LeftInverseDivisibility) {
       "  layout = (_3,_2):(_2,_3)\n"
       "  stride = _3\n"
       "  next smaller stride = _2\n"
+      "  a lawful left inverse, found by search = (_2,_4):(_2,_1)\n"
+      "  fix: left_inverse inverts layouts whose sorted strides each divide the next; the lawful left inverse above "
+      "reads L's offsets back, or use right_inverse, or reorder or split the modes");
+  // (_2,_2,_2):(_1,_3,_5) is injective (0, 1, 3, 4, 5, 6, 8, 9), and no layout the search tries reads it back.
+  EXPECT_EQ(
+      calc_error("left_inverse((_2,_2,_2):(_1,_3,_5))"),
+      "left_inverse: divisibility violated: a stride is not a multiple of the next smaller stride, so an offset "
+      "does not tell that mode's coordinate\n"
+      "  layout = (_2,_2,_2):(_1,_3,_5)\n"
+      "  stride = _5\n"
+      "  next smaller stride = _3\n"
       "  fix: left_inverse inverts layouts whose sorted strides each divide the next; use right_inverse, or reorder "
       "or split the modes");
 }

@@ -42,8 +42,9 @@ TEST(LawMessages, CompositionRunsPastAModeBoundary) {
             "composition: R(c) = A(B(c)) fails at c = 2 (R(2) = 5, A(B(2)) = A(6) = 7)");
 }
 
-// R(L(2)) = R(1) = 4, not 2 (a left inverse exists: (_2,_2,_2):(_2,_0,_1)). CuTe's algorithm with
-// static strides; with a run-time stride (cotile's own computation) the run-time 1 is left out.
+// R(L(2)) = R(1) = 4, not 2; a left inverse exists, (2,2,2):(2,0,1), and the message names it
+// (laws/left_inverse_search.hpp). CuTe's algorithm with static strides; with a run-time stride
+// (cotile's own computation) the run-time 1 is left out.
 TEST(LawMessages, LeftInverseOfATieWithARunTimeOne) {
   EXPECT_EQ(
       calc_error("left_inverse(((_2,_2),1):((_4,_1),_1))"),
@@ -52,8 +53,9 @@ TEST(LawMessages, LeftInverseOfATieWithARunTimeOne) {
       "  why: the modes _2:_1 and 1:_1 share the stride _1: left_inverse takes _2:_1 first and reads its coordinate "
       "modulo 1, but it takes 2 values (a run-time size 1 stays a mode; a static _1 would be dropped)\n"
       "  CuTe 4.7 returns (_4,_2):(_4,_1) here\n"
-      "  fix: left_inverse inverts injective layouts whose strides, sorted, are positive, each divides the next and "
-      "each mode ends below the next stride; use right_inverse, or reorder, split or drop the offending modes");
+      "  a lawful left inverse, found by search: R = (2,2,2):(2,0,1) has R(L(i)) = i for every i < 4\n"
+      "  fix: the R found above reads L's offsets back (CuTe's construction does not give it); else use "
+      "right_inverse, or reorder, split or drop the offending modes");
   EXPECT_EQ(calc_as_cute("left_inverse(((_2,_2),1):((_4,_1),_1))"), "(_4,_2):(_4,_1)");
   EXPECT_EQ(calc("left_inverse(((_2,_2),1):((4,_1),_1))"), "(4,_2):(_2,_1)");
   // CuTe refuses run-time strides, and so does --as-cute.

@@ -306,13 +306,23 @@ COTILE_HD constexpr Layout left_inverse(const Layout& l, Options opt = {}) {
                            "indices >= 0",
            "give every mode a positive stride (start the view at its lowest element)", arg("layout", l));
     // clang-format on
-    if (di.is_static && sz.is_static && di.value % sz.value != 0)
+    if (di.is_static && sz.is_static && di.value % sz.value != 0) {
+      Layout found{};  // (a layout with R(L(i)) = i all the same, where a search finds one)
+      if (laws::found_left_inverse(l, found))
+        fail("left_inverse",
+             "divisibility violated: a stride is not a multiple of the next smaller stride, so an offset does not "
+             "tell that mode's coordinate",
+             "left_inverse inverts layouts whose sorted strides each divide the next; the lawful left inverse above "
+             "reads L's offsets back, or use right_inverse, or reorder or split the modes",
+             arg("layout", l), arg("stride", di), arg("next smaller stride", sz),
+             arg("a lawful left inverse, found by search", found));
       fail("left_inverse",
            "divisibility violated: a stride is not a multiple of the next smaller stride, so an offset does not tell "
            "that mode's coordinate",
            "left_inverse inverts layouts whose sorted strides each divide the next; use right_inverse, or reorder or "
            "split the modes",
            arg("layout", l), arg("stride", di), arg("next smaller stride", sz));
+    }
     rs.push_back(int_tuple(di / sz));
     rd.push_back(pre.get(i));
   }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "../algebra/sort.hpp"
+#include "left_inverse_search.hpp"
 #include "message.hpp"
 
 namespace cotile::laws {
@@ -165,6 +166,21 @@ inline constexpr const char* kLeftInverseFix =
     "left_inverse inverts injective layouts whose strides, sorted, are positive, each divides the next and each mode "
     "ends below the next stride; use right_inverse, or reorder, split or drop the offending modes";
 
+inline constexpr const char* kLeftInverseFixFound =
+    "the R found above reads L's offsets back (CuTe's construction does not give it); else use right_inverse, or "
+    "reorder, split or drop the offending modes";
+
+// "\n  a lawful left inverse, found by search: R = ..." where search_left_inverse finds one for L.
+COTILE_HD constexpr bool lawful_alternative(LawReport& f, const Layout& l) {
+  Layout found{};
+  if (!found_left_inverse(l, found)) return false;
+  f.message.add("\n  a lawful left inverse, found by search: R = ")
+      .add(found)
+      .add(" has R(L(i)) = i for every i < ")
+      .num(flat(l).size());
+  return true;
+}
+
 // The law for R = left_inverse(L): R is a layout, and R(L(i)) = i when L is injective, else
 // R(L(i)) is an index of L and L(R(L(i))) = L(i) (L evaluated beyond its size, as crd2idx does,
 // reaches L's offsets again from indices L does not have). `cute_refusal`: why CuTe
@@ -223,7 +239,7 @@ COTILE_HD constexpr LawReport left_inverse(const Layout& l, const Layout& c, con
           .add(" to an index with that offset");
     why(f, col.found ? t : p.why);
     cute(f, r, cute_refusal);
-    fix(f, kLeftInverseFix);
+    fix(f, !col.found && lawful_alternative(f, l) ? kLeftInverseFixFound : kLeftInverseFix);
     return f;
   }
   // The values hold the law, but a negative stride first in the order made a negative quotient a
