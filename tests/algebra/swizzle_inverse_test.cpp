@@ -64,6 +64,13 @@ TEST(SwizzleInverse, RefusesWhereCuteIsWrong) {
             "  target mask = 3\n"
             "  fix: composition(L, Sw) moves the swizzle to L's images of its masks; give L power-of-two strides on "
             "the swizzle's bits, or keep the swizzle outside the layout (Sw o L)");
+  // A mask's image of -2^63: refused without counting its bits (x - 1 overflowed there; law_fuzz).
+  EXPECT_EQ(calc_error("composition((_2,_2):(1,-9223372036854775808), Sw<1,0,1>)"),
+            "composition: a swizzle's source and target masks are two non-negative sets of B bits\n"
+            "  source mask = -9223372036854775808\n"
+            "  target mask = 1\n"
+            "  fix: composition(L, Sw) moves the swizzle to L's images of its masks; give L power-of-two strides on "
+            "the swizzle's bits, or keep the swizzle outside the layout (Sw o L)");
 }
 
 namespace {

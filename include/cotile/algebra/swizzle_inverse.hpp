@@ -25,9 +25,9 @@ COTILE_HD constexpr int64_t swizzle_target_mask(const Swizzle& sw) {
 }
 
 namespace detail {
-COTILE_HD constexpr int popcount64(int64_t x) {
+COTILE_HD constexpr int popcount64(int64_t x) {  // (unsigned: x - 1 of INT64_MIN would overflow)
   int n = 0;
-  for (; x; x &= x - 1) ++n;
+  for (uint64_t u = uint64_t(x); u; u &= u - 1) ++n;
   return n;
 }
 COTILE_HD constexpr int lowest_bit(int64_t x) {
@@ -38,8 +38,9 @@ COTILE_HD constexpr int lowest_bit(int64_t x) {
 // The swizzle whose source bits are y and target bits z, into `sw`: 0, else why there is none
 // (1: not two non-negative sets of B bits; 2: not B contiguous bits each, at least B apart).
 COTILE_HD constexpr int swizzle_from_masks(int64_t y, int64_t z, Swizzle& sw) {
+  if (y < 0 || z < 0) return 1;
   const int b = popcount64(y);
-  if (y < 0 || z < 0 || popcount64(z) != b) return 1;
+  if (popcount64(z) != b) return 1;
   sw = Swizzle{};
   if (b == 0) return 0;
   const int ly = lowest_bit(y), lz = lowest_bit(z);
