@@ -128,6 +128,16 @@ inline void sift_down(ValueIndex* v, size_t root, size_t n) {
     v[child] = t;
   }
 }
+// v[0 .. m) in increasing (value, index) order (a heap sort).
+inline void sort_values(ValueIndex* v, size_t m) {
+  for (size_t k = m / 2; k-- > 0;) sift_down(v, k, m);
+  for (size_t end = m; end > 1; --end) {
+    const ValueIndex t = v[0];
+    v[0] = v[end - 1];
+    v[end - 1] = t;
+    sift_down(v, 0, end - 1);
+  }
+}
 inline Collision first_collision_sorted(const Flat& f, int64_t n) {
   struct Buffer {
     ValueIndex* p;
@@ -136,13 +146,7 @@ inline Collision first_collision_sorted(const Flat& f, int64_t n) {
   ValueIndex* v = buf.p;
   const size_t m = size_t(n);
   for (size_t j = 0; j < m; ++j) v[j] = ValueIndex{f(int64_t(j)), int64_t(j)};
-  for (size_t k = m / 2; k-- > 0;) sift_down(v, k, m);
-  for (size_t end = m; end > 1; --end) {
-    const ValueIndex t = v[0];
-    v[0] = v[end - 1];
-    v[end - 1] = t;
-    sift_down(v, 0, end - 1);
-  }
+  sort_values(v, m);
   // Sorted by (value, index), a value's first two indices start its group: of those pairs, the
   // one whose later index is smallest.
   Collision c;

@@ -109,9 +109,7 @@ struct LeftInverseSearch {
     return false;
   }
 };
-#endif
 
-#if !defined(__CUDA_ARCH__)
 // A layout R with R(L(i)) = i for every i < size(L), found by LeftInverseSearch, coalesced (its
 // leaves static when L's are), in `r`; false where none was found, or L is not injective, has
 // negative offsets or more than kMaxPoints indices. (Host only and not constexpr: see
@@ -126,13 +124,7 @@ inline bool search_left_inverse(const Layout& l, Layout& r) {
     v[j] = ValueIndex{f(j), j};
     if (v[j].value < 0) return false;
   }
-  for (int64_t k = n / 2; k-- > 0;) sift_down(v, size_t(k), size_t(n));
-  for (int64_t end = n; end > 1; --end) {
-    const ValueIndex t = v[0];
-    v[0] = v[end - 1];
-    v[end - 1] = t;
-    sift_down(v, 0, size_t(end - 1));
-  }
+  sort_values(v, size_t(n));
   for (int64_t j = 1; j < n; ++j)
     if (v[j].value == v[j - 1].value) return false;  // not injective
   LeftInverseSearch s;
