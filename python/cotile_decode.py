@@ -57,7 +57,8 @@ class _Args(ctypes.Structure):
                 ("softmax_scale", c_f32), ("softcap", c_f32), ("window", c_i32),
                 ("k_scale", c_f32), ("v_scale", c_f32), ("k_scale_per_head", c_p), ("v_scale_per_head", c_p),
                 ("o", c_p), ("o_stride_b", c_i64), ("o_stride_h", c_i64), ("lse", c_p),
-                ("q_stride_t", c_i64), ("o_stride_t", c_i64), ("k_new_stride_t", c_i64), ("v_new_stride_t", c_i64)]
+                ("q_stride_t", c_i64), ("o_stride_t", c_i64), ("k_new_stride_t", c_i64), ("v_new_stride_t", c_i64),
+                ("page_table_len", c_i64)]
 
 
 _lib = None
@@ -280,6 +281,7 @@ class DecodePlan:
                 raise ValueError(f"k_cache: page size {page_size} (dimension 1) must be a power of two")
             n_axis, h_axis = 1, 2
             a.page_table, a.page_table_stride, a.page_size = page_table.data_ptr(), page_table.stride(0), page_size
+            a.page_table_len = page_table.shape[1]  # its rows' entries: the kernel may read them before its wait
         else:
             if kv_layout not in ("NHD", "HND"):
                 raise ValueError(f"kv_layout: {kv_layout!r}, expected 'NHD' ([B, N, Hkv, D]) or 'HND' ([B, Hkv, N, D])")

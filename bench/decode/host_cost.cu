@@ -113,7 +113,7 @@ int measure(const Config& c) {
     for (size_t i = 0; i < t.size(); ++i) t[i] = int32_t(i);
     cudaMalloc(&table, t.size() * 4);
     cudaMemcpy(table, t.data(), t.size() * 4, cudaMemcpyHostToDevice);
-    a.page_table = table, a.page_table_stride = per_seq, a.page_size = c.page_size;
+    a.page_table = table, a.page_table_stride = per_seq, a.page_size = c.page_size, a.page_table_len = per_seq;
     a.k_stride_b = a.v_stride_b = c.page_size * c.heads_kv * c.head_dim;
     a.k_stride_n = a.v_stride_n = c.heads_kv * c.head_dim;
     a.k_stride_h = a.v_stride_h = c.head_dim;

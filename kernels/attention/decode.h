@@ -110,6 +110,11 @@ typedef struct {
   /* q_len > 1: Q and O are [B, q_len, Hq, D], k_new and v_new [B, q_len, Hkv, D]; their token strides
      (ignored when q_len is 1) */
   int64_t q_stride_t, o_stride_t, k_new_stride_t, v_new_stride_t;
+  /* paged: the entries of each page_table row (its columns), or 0 when not told. Told, the kernel may read
+     the entries of a sequence's first tiles before the previous kernel has completed (at the lengths it
+     finds then, to prefetch those rows into L2; never past this count); 0: it reads the table only after
+     that kernel completes */
+  int64_t page_table_len;
 } cotile_decode_args_t;
 
 /* Fill `plan` for `shape` on the current device. */

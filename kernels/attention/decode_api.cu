@@ -281,6 +281,10 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
     if (a.page_table_stride < 0)
       return fail(COTILE_ERROR_INVALID_ARGUMENT, "cotile_decode_run: args.page_table_stride = %lld is negative",
                   (long long)a.page_table_stride);
+    if (a.page_table_len < 0)
+      return fail(COTILE_ERROR_INVALID_ARGUMENT,
+                  "cotile_decode_run: args.page_table_len = %lld is negative (0: the rows' length is not told)",
+                  (long long)a.page_table_len);
   }
   if (!std::isfinite(a.softmax_scale) || !std::isfinite(a.softcap) || a.softcap < 0.0f)
     return fail(COTILE_ERROR_INVALID_ARGUMENT,
@@ -323,6 +327,7 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   p.v = static_cast<uint8_t*>(const_cast<void*>(a.v)), p.v_sb = a.v_stride_b * kvb, p.v_sn = a.v_stride_n * kvb,
   p.v_sh = a.v_stride_h * kvb;
   p.page_table = a.page_table, p.pt_stride = a.page_table_stride, p.log2_page = log2_page;
+  p.pt_len = a.page_table ? int32_t(std::min<int64_t>(a.page_table_len, INT_MAX)) : 0;
   p.seqlen = a.seqlen_kv, p.batch_idx = a.cache_batch_idx;
   p.k_new = static_cast<const uint8_t*>(a.k_new), p.kn_sb = a.k_new_stride_b * kvb, p.kn_sh = a.k_new_stride_h * kvb;
   p.v_new = static_cast<const uint8_t*>(a.v_new), p.vn_sb = a.v_new_stride_b * kvb, p.vn_sh = a.v_new_stride_h * kvb;
@@ -339,8 +344,9 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   p.trigger_early = trigger_early(plan->grid, plan->sms, plan->ctas_per_sm, solo);
   p.spread_merge = spread_merge(plan->grid, plan->sms, solo ? 1 : plan->ctas_per_sm, plan->splits, plan->cluster);
   p.ctas_per_sm = plan->ctas_per_sm, p.first_wave = int32_t(first_wave), p.stagger_cycles = plan->stagger_cycles;
-  p.early_ctas =
-      prefetch_before_wait(a.page_table != nullptr, kvb, s.max_kv_len, plan->splits, solo) ? int32_t(first_wave) : 0;
+  p.early_ctas = prefetch_before_wait(a.page_table != nullptr, p.pt_len > 0, kvb, s.max_kv_len, plan->splits, solo)
+                     ? int32_t(first_wave)
+                     : 0;
   p.part_o = reinterpret_cast<uint16_t*>(ws + w.o), p.part_lse = reinterpret_cast<float*>(ws + w.lse);
   p.counters = reinterpret_cast<int32_t*>(ws + w.counters);
 #if COTILE_DECODE_TRACE

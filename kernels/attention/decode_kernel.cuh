@@ -225,21 +225,24 @@ struct DecodeCta {
 
   // 0. Before the previous kernel has completed (a dependent launch's head start; only the first
   //    wave's CTAs can start that early, and only when the plan enables it, plan.hpp
-  //    prefetch_before_wait; contiguous caches): L2 prefetches of the warp's first kStages - 1
-  //    K/V tiles, at the addresses the sequence length and remap give now. Hints only: nothing
-  //    read here is used after the wait (locate runs again), the reads bypass L1 (no stale line is
-  //    left for the reads after the wait), and a prefetch of a stale, even unmapped, address is
-  //    harmless. (Not paged caches: a stale length could index past the page table, a real load.)
-  //    Measured: docs/design/decode.md, "Launch".
+  //    prefetch_before_wait): L2 prefetches of the warp's first kStages - 1 K/V tiles, at the
+  //    addresses the sequence length, remap and page table give now. Hints only: nothing read here
+  //    is used after the wait (locate runs again), the reads bypass L1 (no stale line is left for
+  //    the reads after the wait), and a prefetch of a stale, even unmapped, address is harmless.
+  //    A paged cache's page-table entry is a real load: only entries [0, p.pt_len) of the row (the
+  //    run's page_table_len; the plan prefetches paged caches only where it is told), whatever
+  //    length is found here. Measured: docs/design/decode.md, "Launch".
   __device__ void prefetch_before_wait() {
-    if (Cache == kPagedCache || int(blockIdx.x) >= p.early_ctas) return;
+    if (int(blockIdx.x) >= p.early_ctas) return;
     locate<true>(__ldcg(p.seqlen + b));
     const int my_tiles = my_tile_count();
+    const bool paged = Cache == kPagedCache || (Cache == kAnyCache && rows.pages);
 #pragma unroll
     for (int t = 0; t < kStages - 1; ++t) {
       const int n = tile_row(t) + lane % kRows;  // lanes 0-15: K rows, 16-31: V rows
-      if (t < my_tiles && n < hi && !rows.template is_appended<Tokens>(n)) {
-        const RowAddress a = rows.cache<false>(n);
+      const int entry = n >> rows.log2_page;     // (n < 0, from a stale length, reads nothing)
+      if (t < my_tiles && n < hi && !rows.template is_appended<Tokens>(n) && (!paged || (n >= 0 && entry < p.pt_len))) {
+        const RowAddress a = paged ? rows.in_page(__ldcg(rows.pages + entry), n) : rows.cache<false>(n);
         const uint8_t* row = lane < kRows ? a.k : a.v;
 #pragma unroll
         for (int x = 0; x < kR; x += 128) arch::prefetch_l2(row + x);

@@ -43,6 +43,7 @@ struct Params {
   const int32_t* page_table;
   int64_t pt_stride;
   int32_t log2_page;
+  int32_t pt_len;  // a page-table row's entries (args.page_table_len; 0: not told)
   const int32_t* seqlen;
   const int32_t* batch_idx;
   const uint8_t* k_new;

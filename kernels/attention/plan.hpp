@@ -236,16 +236,19 @@ inline bool group_rows_pay(int64_t max_rows, int64_t splits, int64_t grid, int64
 }
 
 // Whether the first wave's CTAs prefetch their first K/V tiles into L2 before the dependency wait
-// (decode_kernel.cuh, prefetch_before_wait): for contiguous 16-bit caches whose CTAs attend at
-// least kPrefetchRows rows of the longest sequence (paged caches never: the page table would be
-// read at a stale length). Alternating A/Bs of back-to-back launches
+// (decode_kernel.cuh, prefetch_before_wait): for 16-bit caches whose CTAs attend at least
+// kPrefetchRows rows of the longest sequence; paged caches only where the run bounds the page
+// table's rows (args.page_table_len), since their CTAs read the entries of their first tiles at a
+// length that may be stale. Alternating A/Bs of back-to-back launches
 // (results/h200_2026-11-30_prefetch_ab): 16-bit caches with CTAs of 1 024 rows or more gained
 // 0.2-3.6% (the split 128 MiB shapes the most); the 128-row CTAs of (1,32,8,1024) lost 0.5-0.7 us
 // of 6.9 (prefetches before a wait that does not last), and fp8 caches gained nothing (0.98-1.01).
 inline constexpr int64_t kPrefetchRows = 1024;
 // A solo launch (solo_launch below) prefetches whatever its cache type and CTA length.
-inline bool prefetch_before_wait(bool paged, int kv_bytes, int64_t max_rows, int64_t splits, bool solo) {
-  return !paged && (solo || (kv_bytes == 2 && (max_rows + splits - 1) / splits >= kPrefetchRows));
+// table_bounded: the page table's row length is known (paged caches).
+inline bool prefetch_before_wait(bool paged, bool table_bounded, int kv_bytes, int64_t max_rows, int64_t splits,
+                                 bool solo) {
+  return (!paged || table_bounded) && (solo || (kv_bytes == 2 && (max_rows + splits - 1) / splits >= kPrefetchRows));
 }
 
 // Whether the CTAs let the next kernel in the stream (a dependent launch) start once they are past

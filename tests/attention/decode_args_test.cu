@@ -111,6 +111,9 @@ TEST(DecodeArgs, PageSizeMustBeAPowerOfTwo) {
   expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "args.page_size = 24 must be a power of two");
   a.page_size = 16, a.cache_batch_idx = g_seqlen;
   expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT, "cache_batch_idx is for contiguous caches");
+  a.cache_batch_idx = nullptr, a.page_table_len = -3;
+  expect_error(run(a), COTILE_ERROR_INVALID_ARGUMENT,
+               "cotile_decode_run: args.page_table_len = -3 is negative (0: the rows' length is not told)");
 }
 
 TEST(DecodeArgs, ScalesAndWindowAreChecked) {
@@ -372,19 +375,22 @@ TEST(DecodeSplits, SoloClustersFitAtTheReservedSharedMemory) {
 }
 
 // The early L2 prefetch (before the dependency wait) where the A/Bs found it pays: long CTAs of
-// contiguous 16-bit caches; not the 128-row CTAs of (1,32,8,1024) in 8 splits, nor fp8 caches,
-// nor paged ones (their page table is not read before the wait).
-TEST(DecodePrefetch, OnlyLongCtasOfContiguousSixteenBitCaches) {
+// 16-bit caches; not the 128-row CTAs of (1,32,8,1024) in 8 splits, nor fp8 caches, nor paged ones
+// whose page table's row length the run does not tell (their entries are not read before the wait).
+TEST(DecodePrefetch, OnlyLongCtasOfSixteenBitCaches) {
   using cotile::attention::detail::prefetch_before_wait;
-  EXPECT_TRUE(prefetch_before_wait(false, 2, 32768, 16, false));   // (1,32,8,32768): 2 048 rows a CTA
-  EXPECT_TRUE(prefetch_before_wait(false, 2, 1024, 1, false));     // (128,32,8,1024): 1 024
-  EXPECT_FALSE(prefetch_before_wait(false, 2, 1024, 8, false));    // (1,32,8,1024): 128
-  EXPECT_FALSE(prefetch_before_wait(false, 2, 1023, 1, false));    // just under
-  EXPECT_TRUE(prefetch_before_wait(false, 2, 2047, 2, false));     // 1 024 after rounding up
-  EXPECT_FALSE(prefetch_before_wait(false, 1, 32768, 16, false));  // fp8
-  EXPECT_FALSE(prefetch_before_wait(true, 2, 32768, 16, false));   // paged
-  EXPECT_TRUE(prefetch_before_wait(false, 1, 1024, 8, true));      // solo: fp8 and short CTAs too
-  EXPECT_FALSE(prefetch_before_wait(true, 1, 32768, 16, true));    // but never paged
+  EXPECT_TRUE(prefetch_before_wait(false, false, 2, 32768, 16, false));   // (1,32,8,32768): 2 048 rows a CTA
+  EXPECT_TRUE(prefetch_before_wait(false, false, 2, 1024, 1, false));     // (128,32,8,1024): 1 024
+  EXPECT_FALSE(prefetch_before_wait(false, false, 2, 1024, 8, false));    // (1,32,8,1024): 128
+  EXPECT_FALSE(prefetch_before_wait(false, false, 2, 1023, 1, false));    // just under
+  EXPECT_TRUE(prefetch_before_wait(false, false, 2, 2047, 2, false));     // 1 024 after rounding up
+  EXPECT_FALSE(prefetch_before_wait(false, false, 1, 32768, 16, false));  // fp8
+  EXPECT_TRUE(prefetch_before_wait(true, true, 2, 32768, 16, false));     // paged, the table's length told
+  EXPECT_FALSE(prefetch_before_wait(true, false, 2, 32768, 16, false));   // paged, not told
+  EXPECT_FALSE(prefetch_before_wait(true, true, 2, 1024, 8, false));      // paged, short CTAs
+  EXPECT_TRUE(prefetch_before_wait(false, false, 1, 1024, 8, true));      // solo: fp8 and short CTAs too
+  EXPECT_TRUE(prefetch_before_wait(true, true, 1, 32768, 16, true));      // paged and told, too
+  EXPECT_FALSE(prefetch_before_wait(true, false, 1, 32768, 16, true));    // but not paged untold
 }
 
 // The early trigger for the next kernel: grids that leave half the SMs idle, or run in several

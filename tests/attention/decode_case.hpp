@@ -31,6 +31,7 @@ struct Case {
   int q_len = 1;               // query tokens a sequence (in the cache's last q_len rows, or appended)
   int m_tiles_per_cta = 0;     // 0: the plan's choice; 1, 2 or 4 forced (decode.h)
   int expect_m_tiles = 0;      // > 0: the plan must choose this m_tiles_per_cta
+  bool table_len = true;       // paged: args.page_table_len given (the page table is the exact [B, pages] it says)
   // Whether pairs of KV heads can run this case (decode.h, kv_heads_per_cta).
   bool can_pair() const {
     return (kv_type == COTILE_E4M3 || kv_type == COTILE_E5M2) && D == 64 && G * q_len <= 8 && Hkv % 2 == 0;
@@ -50,6 +51,7 @@ struct Case {
                   q_amp > 0 ? (" q_amp=" + std::to_string(int(q_amp))).c_str() : "");
     if (late_writes) std::strncat(s, " late-writes", sizeof s - std::strlen(s) - 1);
     if (pairs) std::strncat(s, " pairs", sizeof s - std::strlen(s) - 1);
+    if (cache == Cache::kPaged && !table_len) std::strncat(s, " table-len-unknown", sizeof s - std::strlen(s) - 1);
     if (q_len > 1) std::strncat(s, (" q_len=" + std::to_string(q_len)).c_str(), sizeof s - std::strlen(s) - 1);
     std::strncat(s, tiles.c_str(), sizeof s - std::strlen(s) - 1);
     return s;

@@ -12,6 +12,7 @@
 //
 //   decode_test            the full grid (~200 cases) and the large case
 //   decode_test --quick    a small subset (for compute-sanitizer)
+//   ... --only WORDS       only the cases whose name holds WORDS (e.g. late-writes)
 // Exit 77 (skipped) without a GPU.
 #include <algorithm>
 #include <cmath>
@@ -122,10 +123,12 @@ __global__ void late_writer(LateCopy a, LateCopy b, LateCopy c) {
 
 uint64_t g_seed = 1;
 int g_failures = 0, g_cases = 0;
+std::string g_only;  // --only: a case runs when its name holds this
 
 }  // namespace
 
 bool decode_test::run_case(const Case& c) {
+  if (!g_only.empty() && c.name().find(g_only) == std::string::npos) return true;
   ++g_cases;
   const int Hq = c.G * c.Hkv, B = c.B, D = c.D, T = c.q_len;
   const int qb = ref::elem_bytes(c.q_type), kvb = ref::elem_bytes(c.kv_type);
@@ -203,7 +206,8 @@ bool decode_test::run_case(const Case& c) {
   a.k = k.p, a.k_stride_b = k_sb, a.k_stride_n = k_sn, a.k_stride_h = k_sh;
   a.v = v.p, a.v_stride_b = k_sb, a.v_stride_n = k_sn, a.v_stride_h = k_sh;
   if (c.cache == Cache::kPaged)
-    a.page_table = tab.as<int32_t>(), a.page_table_stride = pages_per_seq, a.page_size = c.page;
+    a.page_table = tab.as<int32_t>(), a.page_table_stride = pages_per_seq, a.page_size = c.page,
+    a.page_table_len = c.table_len ? pages_per_seq : 0;
   a.seqlen_kv = seq.as<int32_t>();
   if (c.remap && c.cache != Cache::kPaged) a.cache_batch_idx = rmp.as<int32_t>();
   if (c.append) {
@@ -425,7 +429,18 @@ std::vector<Case> grid(bool quick) {
 
 int main(int argc, char** argv) {
   skip_without_gpu();
-  const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--quick") {
+      quick = true;
+    } else if (arg == "--only" && i + 1 < argc) {
+      g_only = argv[++i];
+    } else {
+      std::fprintf(stderr, "decode_test: unknown argument %s (usage: decode_test [--quick] [--only WORDS])\n", argv[i]);
+      return 2;
+    }
+  }
   for (Case c : grid(quick)) {  // and, where they can, the same with pairs of KV heads a CTA
     run_case(c);
     if (c.can_pair()) c.pairs = 2, run_case(c);
@@ -470,15 +485,20 @@ int main(int argc, char** argv) {
     run_case(c);
   }
   // The kernel before the decode writes seqlen, the page table and the remap late (late_writer):
-  // a long contiguous 16-bit cache, whose first CTAs prefetch before the dependency wait (at the
-  // stale values' addresses), and paged caches, whose CTAs do not.
-  for (Cache cache : {Cache::kPaged, Cache::kBNHD}) {
-    Case c{3,  quick ? 4000 : 65537,  4,    128,        2,          cache,
-           16, cache == Cache::kBNHD, true, COTILE_F16, COTILE_F16, COTILE_F16};
-    c.late_writes = true;
-    if (cache == Cache::kBNHD) c.splits = 2;  // >= 1 024 rows a CTA in the quick subset too: the prefetch runs
-    run_case(c);
-  }
+  // long 16-bit caches, whose first CTAs prefetch before the dependency wait at the stale values'
+  // addresses: contiguous, and paged with the table's row length told (its entries read there, at a
+  // stale length of 0x1f1f1f1f rows, must stay within the table's; compute-sanitizer's memcheck
+  // runs this in the quick subset); and a paged cache whose table's length is not told (no
+  // prefetch: the table is read after the wait only).
+  for (Cache cache : {Cache::kPaged, Cache::kBNHD})
+    for (bool told : {true, false}) {
+      if (!told && cache != Cache::kPaged) continue;
+      Case c{3,  quick ? 4000 : 65537,  4,    128,        2,          cache,
+             16, cache == Cache::kBNHD, true, COTILE_F16, COTILE_F16, COTILE_F16};
+      c.late_writes = true, c.table_len = told;
+      c.splits = 2;  // >= 1 024 rows a CTA in the quick subset too: the prefetch runs
+      run_case(c);
+    }
   {
     Case c{3, 4000, 8, 128, 1, Cache::kPaged, 256, false, false, COTILE_BF16, COTILE_E4M3, COTILE_BF16};
     c.late_writes = true;
