@@ -243,12 +243,16 @@ inline bool group_rows_pay(int64_t max_rows, int64_t splits, int64_t grid, int64
 // (results/h200_2026-11-30_prefetch_ab): 16-bit caches with CTAs of 1 024 rows or more gained
 // 0.2-3.6% (the split 128 MiB shapes the most); the 128-row CTAs of (1,32,8,1024) lost 0.5-0.7 us
 // of 6.9 (prefetches before a wait that does not last), and fp8 caches gained nothing (0.98-1.01).
+// Paged caches (sweep.py --no-torch --no-oracle, runs alternated on an H100, 2026-12-07): bf16
+// x0.99 / x1.03 / x1.03 geomean (a) / (b) / (c), 128 MiB cases 83-86% -> 86-89% of the read in (b);
+// fp8 solo launches that prefetched too lost x0.86-0.90 (Hkv = 1, B = 1, N = 64K), so they do not.
 inline constexpr int64_t kPrefetchRows = 1024;
-// A solo launch (solo_launch below) prefetches whatever its cache type and CTA length.
+// A contiguous solo launch (solo_launch below) prefetches whatever its cache type and CTA length.
 // table_bounded: the page table's row length is known (paged caches).
 inline bool prefetch_before_wait(bool paged, bool table_bounded, int kv_bytes, int64_t max_rows, int64_t splits,
                                  bool solo) {
-  return (!paged || table_bounded) && (solo || (kv_bytes == 2 && (max_rows + splits - 1) / splits >= kPrefetchRows));
+  const bool long_16bit = kv_bytes == 2 && (max_rows + splits - 1) / splits >= kPrefetchRows;
+  return paged ? table_bounded && long_16bit : solo || long_16bit;
 }
 
 // Whether the CTAs let the next kernel in the stream (a dependent launch) start once they are past

@@ -389,7 +389,8 @@ TEST(DecodePrefetch, OnlyLongCtasOfSixteenBitCaches) {
   EXPECT_FALSE(prefetch_before_wait(true, false, 2, 32768, 16, false));   // paged, not told
   EXPECT_FALSE(prefetch_before_wait(true, true, 2, 1024, 8, false));      // paged, short CTAs
   EXPECT_TRUE(prefetch_before_wait(false, false, 1, 1024, 8, true));      // solo: fp8 and short CTAs too
-  EXPECT_TRUE(prefetch_before_wait(true, true, 1, 32768, 16, true));      // paged and told, too
+  EXPECT_FALSE(prefetch_before_wait(true, true, 1, 32768, 16, true));     // not paged fp8, told or not
+  EXPECT_FALSE(prefetch_before_wait(true, true, 2, 65536, 128, true));    // nor paged short CTAs, solo or not
   EXPECT_FALSE(prefetch_before_wait(true, false, 1, 32768, 16, true));    // but not paged untold
 }
 
