@@ -236,7 +236,6 @@ struct DecodeCta {
     if (int(blockIdx.x) >= p.early_ctas) return;
     locate<true>(__ldcg(p.seqlen + b));
     const int my_tiles = my_tile_count();
-    const bool paged = Cache == kPagedCache || (Cache == kAnyCache && rows.pages);
     // The page-table entries of all kStages - 1 tiles are loaded first, so that their round trips
     // overlap (one, not kStages - 1, before the first prefetch leaves).
     bool go[kStages - 1];
@@ -246,14 +245,14 @@ struct DecodeCta {
       const int n = tile_row(t) + lane % kRows;  // lanes 0-15: K rows, 16-31: V rows
       const int entry = n >> rows.log2_page;     // (n < 0, from a stale length, reads nothing)
       go[t] =
-          t < my_tiles && n < hi && !rows.template is_appended<Tokens>(n) && (!paged || (n >= 0 && entry < p.pt_len));
-      page[t] = paged && go[t] ? __ldcg(rows.pages + entry) : 0;
+          t < my_tiles && n < hi && !rows.template is_appended<Tokens>(n) && (!paged() || (n >= 0 && entry < p.pt_len));
+      page[t] = paged() && go[t] ? __ldcg(rows.pages + entry) : 0;
     }
 #pragma unroll
     for (int t = 0; t < kStages - 1; ++t) {
       const int n = tile_row(t) + lane % kRows;
       if (go[t]) {
-        const RowAddress a = paged ? rows.in_page(page[t], n) : rows.cache<false>(n);
+        const RowAddress a = paged() ? rows.in_page(page[t], n) : rows.cache<false>(n);
         const uint8_t* row = lane < kRows ? a.k : a.v;
 #pragma unroll
         for (int x = 0; x < kR; x += 128) arch::prefetch_l2(row + x);
