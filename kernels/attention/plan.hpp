@@ -247,12 +247,20 @@ inline bool group_rows_pay(int64_t max_rows, int64_t splits, int64_t grid, int64
 // x0.99 / x1.03 / x1.03 geomean (a) / (b) / (c), 128 MiB cases 83-86% -> 86-89% of the read in (b);
 // fp8 solo launches that prefetched too lost x0.86-0.90 (Hkv = 1, B = 1, N = 64K), so they do not.
 inline constexpr int64_t kPrefetchRows = 1024;
+// Paged fp8 launches prefetch where their CTAs attend >= kPrefetchRowsFp8Paged rows and are neither
+// solo nor pairs of KV heads (H100, the 52 fp8 paged sweep cases, runs alternated, 2026-12-07): the
+// 14 that do (B = 1 N = 64K in 16-32 splits, Phi-3-medium B = 16 N = 2K in one) x0.984-1.002 /
+// x0.997-1.037 / x0.985-1.043 (a) / (b) / (c), 12 of them >= x1.006 (b); the others x0.98-1.01.
+// Every non-solo one from 1 024 rows lost: B = 16's CTAs of 1 024 rows x0.95-0.99 (a), pairs x0.93-0.98.
+inline constexpr int64_t kPrefetchRowsFp8Paged = 2048;
 // A contiguous solo launch (solo_launch below) prefetches whatever its cache type and CTA length.
-// table_bounded: the page table's row length is known (paged caches).
+// table_bounded: the page table's row length is known (paged caches); paired: pairs of KV heads a CTA.
 inline bool prefetch_before_wait(bool paged, bool table_bounded, int kv_bytes, int64_t max_rows, int64_t splits,
-                                 bool solo) {
-  const bool long_16bit = kv_bytes == 2 && (max_rows + splits - 1) / splits >= kPrefetchRows;
-  return paged ? table_bounded && long_16bit : solo || long_16bit;
+                                 bool solo, bool paired = false) {
+  const int64_t cta_rows = (max_rows + splits - 1) / splits;
+  const bool long_16bit = kv_bytes == 2 && cta_rows >= kPrefetchRows;
+  const bool long_fp8 = kv_bytes == 1 && cta_rows >= kPrefetchRowsFp8Paged && !solo && !paired;
+  return paged ? table_bounded && (long_16bit || long_fp8) : solo || long_16bit;
 }
 
 // Whether the CTAs let the next kernel in the stream (a dependent launch) start once they are past
