@@ -256,7 +256,7 @@ inline constexpr int64_t kPrefetchRowsFp8Paged = 2048;
 // A contiguous solo launch (solo_launch below) prefetches whatever its cache type and CTA length.
 // table_bounded: the page table's row length is known (paged caches); paired: pairs of KV heads a CTA.
 inline bool prefetch_before_wait(bool paged, bool table_bounded, int kv_bytes, int64_t max_rows, int64_t splits,
-                                 bool solo, bool paired = false) {
+                                 bool solo, bool paired) {
   const int64_t cta_rows = (max_rows + splits - 1) / splits;
   const bool long_16bit = kv_bytes == 2 && cta_rows >= kPrefetchRows;
   const bool long_fp8 = kv_bytes == 1 && cta_rows >= kPrefetchRowsFp8Paged && !solo && !paired;

@@ -380,27 +380,27 @@ TEST(DecodeSplits, SoloClustersFitAtTheReservedSharedMemory) {
 // row length the run does not tell (their entries are not read before the wait).
 TEST(DecodePrefetch, OnlyLongCtas) {
   using cotile::attention::detail::prefetch_before_wait;
-  EXPECT_TRUE(prefetch_before_wait(false, false, 2, 32768, 16, false));       // (1,32,8,32768): 2 048 rows a CTA
-  EXPECT_TRUE(prefetch_before_wait(false, false, 2, 1024, 1, false));         // (128,32,8,1024): 1 024
-  EXPECT_FALSE(prefetch_before_wait(false, false, 2, 1024, 8, false));        // (1,32,8,1024): 128
-  EXPECT_FALSE(prefetch_before_wait(false, false, 2, 1023, 1, false));        // just under
-  EXPECT_TRUE(prefetch_before_wait(false, false, 2, 2047, 2, false));         // 1 024 after rounding up
-  EXPECT_FALSE(prefetch_before_wait(false, false, 1, 32768, 16, false));      // fp8
-  EXPECT_TRUE(prefetch_before_wait(true, true, 2, 32768, 16, false));         // paged, the table's length told
-  EXPECT_FALSE(prefetch_before_wait(true, false, 2, 32768, 16, false));       // paged, not told
-  EXPECT_FALSE(prefetch_before_wait(true, true, 2, 1024, 8, false));          // paged, short CTAs
-  EXPECT_TRUE(prefetch_before_wait(false, false, 1, 1024, 8, true));          // solo: fp8 and short CTAs too
-  EXPECT_FALSE(prefetch_before_wait(true, true, 1, 32768, 16, true));         // not paged fp8 solo, told or not
-  EXPECT_FALSE(prefetch_before_wait(true, true, 2, 65536, 128, true));        // nor paged short CTAs, solo or not
-  EXPECT_FALSE(prefetch_before_wait(true, false, 1, 32768, 16, true));        // but not paged untold
-  EXPECT_TRUE(prefetch_before_wait(true, true, 1, 65536, 32, false));         // paged fp8: 2 048 rows a CTA
-  EXPECT_TRUE(prefetch_before_wait(true, true, 1, 4095, 2, false));           // 2 048 after rounding up
-  EXPECT_FALSE(prefetch_before_wait(true, true, 1, 65536, 64, false));        // 1 024: not for fp8
-  EXPECT_FALSE(prefetch_before_wait(true, true, 1, 2047, 1, false));          // just under
-  EXPECT_FALSE(prefetch_before_wait(true, true, 1, 65536, 32, false, true));  // pairs of KV heads
-  EXPECT_FALSE(prefetch_before_wait(true, false, 1, 65536, 32, false));       // the table's length untold
-  EXPECT_FALSE(prefetch_before_wait(false, false, 1, 65536, 32, false));      // contiguous fp8, not solo
-  EXPECT_TRUE(prefetch_before_wait(true, true, 2, 65536, 32, false, true));   // (pairs matter to fp8 only)
+  EXPECT_TRUE(prefetch_before_wait(false, false, 2, 32768, 16, false, false));   // (1,32,8,32768): 2 048 rows a CTA
+  EXPECT_TRUE(prefetch_before_wait(false, false, 2, 1024, 1, false, false));     // (128,32,8,1024): 1 024
+  EXPECT_FALSE(prefetch_before_wait(false, false, 2, 1024, 8, false, false));    // (1,32,8,1024): 128
+  EXPECT_FALSE(prefetch_before_wait(false, false, 2, 1023, 1, false, false));    // just under
+  EXPECT_TRUE(prefetch_before_wait(false, false, 2, 2047, 2, false, false));     // 1 024 after rounding up
+  EXPECT_FALSE(prefetch_before_wait(false, false, 1, 32768, 16, false, false));  // fp8
+  EXPECT_TRUE(prefetch_before_wait(true, true, 2, 32768, 16, false, false));     // paged, the table's length told
+  EXPECT_FALSE(prefetch_before_wait(true, false, 2, 32768, 16, false, false));   // paged, not told
+  EXPECT_FALSE(prefetch_before_wait(true, true, 2, 1024, 8, false, false));      // paged, short CTAs
+  EXPECT_TRUE(prefetch_before_wait(false, false, 1, 1024, 8, true, false));      // solo: fp8 and short CTAs too
+  EXPECT_FALSE(prefetch_before_wait(true, true, 1, 32768, 16, true, false));     // not paged fp8 solo, told or not
+  EXPECT_FALSE(prefetch_before_wait(true, true, 2, 65536, 128, true, false));    // nor paged short CTAs, solo or not
+  EXPECT_FALSE(prefetch_before_wait(true, false, 1, 32768, 16, true, false));    // but not paged untold
+  EXPECT_TRUE(prefetch_before_wait(true, true, 1, 65536, 32, false, false));     // paged fp8: 2 048 rows a CTA
+  EXPECT_TRUE(prefetch_before_wait(true, true, 1, 4095, 2, false, false));       // 2 048 after rounding up
+  EXPECT_FALSE(prefetch_before_wait(true, true, 1, 65536, 64, false, false));    // 1 024: not for fp8
+  EXPECT_FALSE(prefetch_before_wait(true, true, 1, 2047, 1, false, false));      // just under
+  EXPECT_FALSE(prefetch_before_wait(true, true, 1, 65536, 32, false, true));     // pairs of KV heads
+  EXPECT_FALSE(prefetch_before_wait(true, false, 1, 65536, 32, false, false));   // the table's length untold
+  EXPECT_FALSE(prefetch_before_wait(false, false, 1, 65536, 32, false, false));  // contiguous fp8, not solo
+  EXPECT_TRUE(prefetch_before_wait(true, true, 2, 65536, 32, false, true));      // (pairs matter to fp8 only)
 }
 
 // The early trigger for the next kernel: grids that leave half the SMs idle, or run in several
