@@ -344,10 +344,9 @@ extern "C" cotile_status cotile_decode_run(const cotile_decode_plan_t* plan, con
   p.trigger_early = trigger_early(plan->grid, plan->sms, plan->ctas_per_sm, solo);
   p.spread_merge = spread_merge(plan->grid, plan->sms, solo ? 1 : plan->ctas_per_sm, plan->splits, plan->cluster);
   p.ctas_per_sm = plan->ctas_per_sm, p.first_wave = int32_t(first_wave), p.stagger_cycles = plan->stagger_cycles;
-  p.early_ctas =
-      prefetch_before_wait(a.page_table != nullptr, p.pt_len > 0, kvb, s.max_kv_len, plan->splits, solo, paired)
-          ? int32_t(first_wave)
-          : 0;
+  p.early_ctas = prefetch_before_wait(paged, p.pt_len > 0, kvb, s.max_kv_len, plan->splits, solo, paired)
+                     ? int32_t(first_wave)
+                     : 0;
   p.part_o = reinterpret_cast<uint16_t*>(ws + w.o), p.part_lse = reinterpret_cast<float*>(ws + w.lse);
   p.counters = reinterpret_cast<int32_t*>(ws + w.counters);
 #if COTILE_DECODE_TRACE
