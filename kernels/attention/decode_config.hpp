@@ -52,14 +52,6 @@
 #define COTILE_DECODE_STAGGER_NS 3000
 #endif
 
-// 1: the pre-wait prefetch's body laid out after the kernel's last instruction, reached by a jump
-// (its early return marked as the expected outcome, which nvcc makes the fall-through), so that
-// launches that skip it do not fetch its code; 0: in line where it is called (decode_kernel.cuh,
-// prefetch_before_wait; docs/design/decode.md, Next steps: not yet timed).
-#ifndef COTILE_DECODE_PREFETCH_LAST
-#define COTILE_DECODE_PREFETCH_LAST 0
-#endif
-
 // 1 (diagnostics builds only): per-CTA phase times in Params::trace (tiles.cuh, TraceSlot;
 // bench/decode/trace.py reads them).
 #ifndef COTILE_DECODE_TRACE

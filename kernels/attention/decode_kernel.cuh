@@ -233,11 +233,7 @@ struct DecodeCta {
   //    run's page_table_len; the plan prefetches paged caches only where it is told), whatever
   //    length is found here. Measured: docs/design/decode.md, "Launch".
   __device__ void prefetch_before_wait() {
-#if COTILE_DECODE_PREFETCH_LAST
-    if (__builtin_expect(int(blockIdx.x) >= p.early_ctas, 1)) return;
-#else
     if (int(blockIdx.x) >= p.early_ctas) return;
-#endif
     locate<true>(__ldcg(p.seqlen + b));
     const int my_tiles = my_tile_count();
     // The page-table entries of all kStages - 1 tiles are loaded first, so that their round trips
